@@ -1,0 +1,42 @@
+# kernelevo: two commands on a fresh machine.
+#   make demo   install, then run the main job on the embedded defaults (local, CPU, no LLM key)
+#   make test   install, then lint, type-check and run the tests
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt
+# litellm must never reach for the network when it is imported.
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export TRITON_DEFAULT_FP_FUSION ?= 1
+
+.PHONY: install demo test lint typecheck pytest gpu-test clean
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "kernelevo needs Python >= 3.11"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) --upgrade pip
+	$(PIP_INSTALL) -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/kernelevo eval examples/gelu/spec.py examples/gelu/seed.py
+
+lint: install
+	$(BIN)/ruff check kernelevo tests benchmarks examples
+
+typecheck: install
+	$(BIN)/mypy kernelevo
+
+pytest: install
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+# On a GPU host: the tests marked gpu (they skip cleanly elsewhere).
+gpu-test: install
+	$(BIN)/pytest -m gpu
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,38 @@
+"""Evaluation: static checks, compile, correctness, timing and verdict, in isolated children.
+
+``evaluate(spec, candidate)`` judges one candidate; :class:`Evaluator` keeps a judge warm
+for many. Results are :class:`EvalResult` records; the evaluator never raises into its
+caller.
+"""
+
+from kernelevo.evaluation.evaluator import Evaluator, evaluate
+from kernelevo.evaluation.options import EvalOptions
+from kernelevo.evaluation.result import (
+    Environment,
+    ErrorKind,
+    EvalResult,
+    KernelMetadata,
+    Mismatch,
+    Roofline,
+    Stage,
+    StageCosts,
+    Timing,
+)
+from kernelevo.evaluation.static_check import Finding, check_source
+
+__all__ = [
+    "Environment",
+    "ErrorKind",
+    "EvalOptions",
+    "EvalResult",
+    "Evaluator",
+    "Finding",
+    "KernelMetadata",
+    "Mismatch",
+    "Roofline",
+    "Stage",
+    "StageCosts",
+    "Timing",
+    "check_source",
+    "evaluate",
+]

@@ -1,0 +1,244 @@
+"""Runtime checks inside a candidate's child, installed before the candidate is imported.
+
+- :class:`LaunchRecorder` wraps Triton's launch paths (compiled and interpreted) to count
+  launches per kernel, keep each kernel's compiled form for its metadata, and announce
+  compile phases so the parent can apply the compile time limit to them.
+- :class:`OpRecorder` records every aten op that ``forward`` dispatches outside kernel
+  launches, so PyTorch compute (a fallback, a call to the reference) is seen even when it
+  got past the static checks.
+- :class:`Guards` counts new CUDA streams and Python threads, and
+  :class:`IntegritySnapshot` notices monkey-patching of torch, triton, the timers and
+  the harness itself.
+
+These run in the untrusted process, so they are a second line: the verdict is decided in
+the judge, which also cross-checks the reported times against the wall time it saw.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import sys
+import threading
+import time
+import types
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from kernelevo.evaluation.protocol import LaunchSignature
+
+# aten ops forward may dispatch: allocation, views, copies, fills, casts. Everything else computes.
+ALLOWED_ATEN_OPS = frozenset(
+    {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like",
+     "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full", "fill", "fill_", "zero_",
+     "arange", "view", "_unsafe_view", "reshape", "_reshape_alias", "as_strided", "permute", "transpose", "t",
+     "expand", "squeeze", "unsqueeze", "slice", "select", "split", "split_with_sizes", "unbind", "chunk",
+     "narrow", "alias", "detach", "contiguous", "clone", "copy_", "_to_copy", "to", "lift_fresh",
+     "lift_fresh_copy", "flatten", "unflatten", "movedim", "view_as", "expand_as", "resize_", "sym_size",
+     "sym_stride", "sym_numel", "sym_storage_offset", "_local_scalar_dense", "scalar_tensor", "is_same_size",
+     "view_as_real", "view_as_complex", "_has_compatible_shallow_copy_type", "set_", "empty_permuted"}
+)
+
+
+class OpRecorder(TorchDispatchMode):
+    """Counts aten ops by name while active; launches pause it (the interpreter uses torch)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: Counter[str] = Counter()
+        self.paused = 0
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        if not self.paused:
+            self.ops[func.overloadpacket.__name__] += 1
+        return func(*args, **(kwargs or {}))
+
+    def compute_ops(self, allowed: frozenset[str]) -> dict[str, int]:
+        return {op: n for op, n in self.ops.items() if op not in allowed}
+
+
+@dataclass
+class LaunchRecorder:
+    """Wraps Triton's launch and compile entry points; see the module docstring."""
+
+    on_phase: Callable[[str, str], None] = lambda phase, detail: None
+    launches: Counter[str] = field(default_factory=Counter)
+    compiled: dict[str, Any] = field(default_factory=dict)
+    interpreted: dict[str, LaunchSignature] = field(default_factory=dict)
+    compile_s: float = 0.0
+    ops: OpRecorder | None = None
+    phase: str = "run"
+
+    def install(self, *, interpreted: bool) -> None:
+        from triton.runtime import autotuner
+        from triton.runtime.jit import JITFunction
+
+        rec = self
+        run = JITFunction.run
+        do_compile = JITFunction._do_compile
+
+        def jit_run(fn: Any, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
+            if warmup:
+                return run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            with rec._paused():
+                kernel = run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            rec.launches[fn.__name__] += 1
+            rec.compiled[fn.__name__] = kernel
+            return kernel
+
+        def jit_compile(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            previous = rec.phase
+            rec.on_phase("compile", fn.__name__)
+            start = time.perf_counter()
+            try:
+                return do_compile(fn, *args, **kwargs)
+            finally:
+                rec.compile_s += time.perf_counter() - start
+                rec.on_phase(previous, "")
+
+        JITFunction.run = jit_run  # type: ignore[method-assign]
+        JITFunction._do_compile = jit_compile  # type: ignore[method-assign]
+
+        if interpreted:
+            from triton.runtime.interpreter import InterpretedFunction
+
+            interp_run = InterpretedFunction.run
+
+            def interpreted_run(fn: Any, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
+                if warmup:
+                    return interp_run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+                with rec._paused():
+                    result = interp_run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+                rec.launches[fn.__name__] += 1
+                rec.interpreted[fn.__name__] = _signature_of(fn, args, kwargs)
+                return result
+
+            InterpretedFunction.run = interpreted_run  # type: ignore[method-assign]
+            # Autotuning in the interpreter would benchmark every config at CPU speed: run the first.
+            autotuner.Autotuner.prune_configs = lambda self, kwargs: self.configs[:1]  # type: ignore[method-assign]
+
+    @contextlib.contextmanager
+    def _paused(self) -> Iterator[None]:
+        if self.ops is not None:
+            self.ops.paused += 1
+        try:
+            yield
+        finally:
+            if self.ops is not None:
+                self.ops.paused -= 1
+
+    def total_launches(self) -> int:
+        return sum(self.launches.values())
+
+
+def _signature_of(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> LaunchSignature:
+    names = list(fn.arg_names)
+    values = dict(zip(names, args, strict=False))
+    values.update({k: v for k, v in kwargs.items() if k in names})
+    described: dict[str, Any] = {}
+    for name, value in values.items():
+        if isinstance(value, torch.Tensor):
+            described[name] = ("tensor", str(value.dtype).removeprefix("torch."), value.data_ptr() % 16 == 0)
+        elif isinstance(value, bool):
+            described[name] = ("bool", value)
+        elif isinstance(value, int):
+            described[name] = ("int", value)
+        elif isinstance(value, float):
+            described[name] = ("float", value)
+        else:
+            described[name] = ("other", getattr(value, "value", value))
+    options = {k: kwargs[k] for k in ("num_warps", "num_stages") if k in kwargs}
+    return LaunchSignature(args=described, options=options)
+
+
+@dataclass
+class Guards:
+    """Counts CUDA streams made or entered and threads started by code outside the harness."""
+
+    streams: int = 0
+    threads: list[str] = field(default_factory=list)
+
+    def install(self) -> None:
+        guard = self
+        start = threading.Thread.start
+
+        def thread_start(thread: threading.Thread) -> None:
+            caller = sys._getframe(1).f_globals.get("__name__", "")
+            if not caller.startswith(("triton", "torch", "concurrent.futures")):
+                guard.threads.append(f"{thread.name} (started from {caller or 'unknown'})")
+            start(thread)
+
+        threading.Thread.start = thread_start  # type: ignore[method-assign]
+        if not torch.cuda.is_available():
+            return
+        stream_new = torch.cuda.Stream.__new__
+        set_stream = torch.cuda.set_stream
+        context_enter = torch.cuda.StreamContext.__enter__
+
+        def new_stream(cls: type, *args: Any, **kwargs: Any) -> Any:
+            guard.streams += 1
+            return stream_new(cls, *args, **kwargs)
+
+        def counted_set_stream(stream: Any) -> Any:
+            guard.streams += 1
+            return set_stream(stream)
+
+        def counted_enter(ctx: Any) -> Any:
+            guard.streams += 1
+            return context_enter(ctx)
+
+        torch.cuda.Stream.__new__ = new_stream  # type: ignore[method-assign,assignment]
+        torch.cuda.set_stream = counted_set_stream
+        torch.cuda.StreamContext.__enter__ = counted_enter  # type: ignore[method-assign]
+
+
+def _watched() -> dict[str, tuple[Any, str]]:
+    """Objects whose attributes must not change, by name."""
+    import triton.runtime.jit as triton_jit
+
+    import kernelevo.evaluation.timing as timing
+
+    watched: dict[str, tuple[Any, str]] = {}
+    for owner, label, names in (
+        (torch, "torch", ("equal", "allclose", "isclose", "manual_seed", "randn", "rand", "empty", "empty_like")),
+        (torch.cuda, "torch.cuda", ("Event", "synchronize", "current_stream", "set_stream", "Stream")),
+        (torch.cuda.Event, "torch.cuda.Event", ("record", "elapsed_time", "synchronize")),
+        (torch.Tensor, "torch.Tensor", ("__eq__", "clone", "copy_", "cpu", "to", "contiguous", "data_ptr",
+                                        "zero_", "fill_", "__torch_function__", "__reduce_ex__")),
+        (torch.nn.Module, "torch.nn.Module", ("__call__", "_call_impl", "forward")),
+        (time, "time", ("perf_counter", "time", "monotonic", "perf_counter_ns")),
+        (triton_jit.JITFunction, "triton JITFunction", ("run", "_do_compile")),
+        (threading.Thread, "threading.Thread", ("start",)),
+    ):
+        for name in names:
+            if hasattr(owner, name):
+                watched[f"{label}.{name}"] = (owner, name)
+    for module in (timing, sys.modules[__name__]):
+        for name, value in vars(module).items():
+            if isinstance(value, types.FunctionType | type):
+                watched[f"{module.__name__}.{name}"] = (module, name)
+    return watched
+
+
+def _raw(owner: Any, name: str) -> Any:
+    # getattr_static: a classmethod looked up normally is a new bound object every time.
+    return inspect.getattr_static(owner, name, None)
+
+
+class IntegritySnapshot:
+    """Identities of watched attributes; :meth:`changed` names any that were replaced.
+
+    Take it after the harness has installed its own wrappers.
+    """
+
+    def __init__(self) -> None:
+        self.watched = _watched()
+        self.identity = {key: id(_raw(owner, name)) for key, (owner, name) in self.watched.items()}
+
+    def changed(self) -> list[str]:
+        return [key for key, (owner, name) in self.watched.items() if id(_raw(owner, name)) != self.identity[key]]

@@ -1,0 +1,165 @@
+"""The judge: a warm worker per spec and device that decides every verdict.
+
+The judge runs in its own sandbox, apart from the search loop (it executes the spec, which
+is untrusted too), and never imports a candidate: each candidate runs in a child of the
+judge (:mod:`kernelevo.evaluation.candidate_child`), started ahead of time so that its
+start-up overlaps the previous candidate's evaluation. The judge holds the reference
+models, computes reference outputs after the candidate has run, compares, times the
+eager and ``torch.compile`` baselines with the same function the child uses, and
+cross-checks the child's reported times against the wall time it observed.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+import torch
+
+from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
+from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup
+from kernelevo.evaluation.result import EvalResult, Timing
+from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
+from kernelevo.sandbox import Limits, Sandbox
+from kernelevo.spec.probe import VariantInfo, describe_variant
+from kernelevo.spec.problem import Problem
+from kernelevo.utils.devices import pick_device, sandbox_env
+
+
+def fresh_seed() -> int:
+    """A seed no candidate can predict."""
+    return secrets.randbits(62)
+
+
+class ChildPool:
+    """Children started ahead of need; each serves one candidate and is then killed."""
+
+    def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits) -> None:
+        self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
+        self.ready: list[Sandbox] = []
+
+    def _start_one(self) -> None:
+        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate")
+        box.start()
+        self.ready.append(box)
+
+    def fill(self) -> None:
+        self.ready = [box for box in self.ready if box.alive()]
+        while len(self.ready) < max(self.spare, 1):
+            self._start_one()
+
+    def take(self, start_timeout_s: float) -> tuple[Sandbox, float]:
+        """A child whose handler is built, and the seconds spent waiting for it."""
+        self.fill()
+        box = self.ready.pop(0)
+        if self.spare:
+            self.fill()
+        start = time.perf_counter()
+        box.wait_ready(start_timeout_s)
+        return box, time.perf_counter() - start
+
+    def close(self) -> None:
+        for box in self.ready:
+            box.kill()
+        self.ready.clear()
+
+
+class Judge:
+    """Sandbox handler: set up once per spec and device, then evaluates candidates."""
+
+    def __init__(self, setup: JudgeSetup, conn: Connection) -> None:
+        self.spec = setup.spec
+        self.device = pick_device(setup.options.device)
+        self.gpu = self.device.type == "cuda"
+        self.options = setup.options if self.gpu else setup.options.interpreter()
+        if self.gpu:
+            torch.cuda.set_device(self.device)
+        self.problem = Problem(self.spec)
+        self.variants = self.spec.correctness_variants(gpu=self.gpu)
+        self.timed_variant = self.spec.timing_variant(gpu=self.gpu)
+        self.model_seed = fresh_seed()
+        self.info: dict[str, VariantInfo] = {}
+        for variant in self.variants:  # runs every reference once: a broken spec fails here
+            self.info[variant] = describe_variant(self.problem, variant, self.device)[0]
+        self.models = {v: self.problem.model(v, self.model_seed, self.device) for v in self.variants}
+        self.environment = environment(self.device)
+        self.ceilings: Ceilings = ceilings(self.device, self.environment.hardware)
+        self.flusher = L2Flusher(self.device) if self.gpu else None
+        self.overhead_ms = per_call_overhead_ms(self.device, self.flusher)
+        self._baselines: dict[str, Timing | str] | None = None
+        self._baseline_seeds = [fresh_seed() for _ in range(self.options.timing_input_sets)]
+        limits = Limits(address_space_bytes=None if self.gpu else int(self.options.cpu_memory_limit_gb * 2**30))
+        child_setup = ChildSetup(self.spec, str(self.device), self.options.gpu_memory_fraction,
+                                 list(self.options.allowed_torch_ops))
+        spare = self.options.spare_children
+        self.pool = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner", child_setup,
+                              env=sandbox_env(gpu=self.gpu), spare=spare, limits=limits)
+        # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
+        self.aot_pool = None
+        if not self.gpu and self.options.aot_metadata:
+            self.aot_pool = ChildPool("kernelevo.evaluation.aot:AotCompiler", None, env=sandbox_env(gpu=True),
+                                      spare=spare, limits=limits)
+        if spare:
+            self.pool.fill()
+            if self.aot_pool:
+                self.aot_pool.fill()
+
+    def handle(self, request: Any) -> EvalResult:
+        from kernelevo.evaluation.stages import judge_candidate
+
+        if isinstance(request, EvaluateRequest):
+            return judge_candidate(self, request.source)
+        raise TypeError(f"unknown request {type(request).__name__}")
+
+    # -- reference side ------------------------------------------------------------------------
+    def inputs(self, variant: str, seed: int) -> list[Any]:
+        return self.problem.inputs(variant, seed, self.device)
+
+    def reference(self, variant: str, inputs: list[Any]) -> list[torch.Tensor]:
+        return self.problem.forward(self.models[variant], variant, inputs)
+
+    def tolerance(self, dtype: torch.dtype) -> tuple[float, float]:
+        return self.spec.settings.tolerance(str(dtype).removeprefix("torch."))
+
+    def compute_dtype(self) -> str:
+        """The dtype that sets the FLOP ceiling: the spec's, else the first floating input's."""
+        if self.spec.settings.dtype:
+            return self.spec.settings.dtype
+        floats = [t.dtype for t in self.info[self.timed_variant].inputs if t.dtype.startswith(("float", "bfloat"))]
+        return floats[0] if floats else "float32"
+
+    # -- baselines -----------------------------------------------------------------------------
+    def baselines(self, *, fresh: bool = False) -> dict[str, Timing | str]:
+        """Eager and torch.compile timings of the reference (a Timing, or why it failed); cached."""
+        if self._baselines is not None and not fresh:
+            return self._baselines
+        variant = self.timed_variant
+        sets = [self.inputs(variant, s) for s in self._baseline_seeds]
+        found: dict[str, Timing | str] = {}
+        for name in self.options.baseline_names(gpu=self.gpu):
+            model = self.models[variant]
+            fn = model if name == "eager" else torch.compile(model)
+            found[name] = self._time_reference(fn, variant, sets)
+        self._baselines = found
+        return found
+
+    def _time_reference(self, fn: Any, variant: str, sets: list[list[Any]]) -> Timing | str:
+        def call(*inputs: Any) -> Any:
+            return fn(*inputs)
+
+        opts = self.options
+        try:
+            with self.problem.variant(variant), torch.no_grad():
+                run = time_callable(call, sets, device=self.device, flusher=self.flusher, warmup=opts.warmup_reps,
+                                    min_reps=opts.min_reps, max_reps=opts.max_reps, budget_ms=opts.timing_budget_ms,
+                                    target_rel_iqr=opts.target_rel_iqr, interpreted=False)
+        except Exception as exc:  # torch.compile may fail on a machine without a compiler
+            return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+        return run.timing
+
+    def close(self) -> None:
+        self.pool.close()
+        if self.aot_pool:
+            self.aot_pool.close()

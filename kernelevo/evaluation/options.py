@@ -1,0 +1,60 @@
+"""How an evaluation runs: limits, repetitions, which checks and baselines."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class EvalOptions(BaseModel):
+    """Settings of the evaluator; the defaults are what a search uses.
+
+    Times are in seconds unless the name says ms. ``None`` means "the device's default".
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    device: str = "auto"  # "auto", "cuda", "cuda:1" or "cpu"
+    # hard wall-clock limits; a child past one is killed with its process group
+    start_timeout_s: float = Field(default=180.0, gt=0)
+    compile_timeout_s: float = Field(default=120.0, gt=0)
+    run_timeout_s: float = Field(default=60.0, gt=0)
+    timing_timeout_s: float = Field(default=120.0, gt=0)
+    # correctness
+    correctness_trials: int = Field(default=2, ge=1)  # fresh random input sets per variant
+    static_checks: bool = True
+    runtime_checks: bool = True
+    allowed_imports: list[str] = Field(default_factory=list)  # on top of the built-in allow-list
+    allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
+    # timing
+    warmup_reps: int = Field(default=3, ge=0)
+    min_reps: int = Field(default=10, ge=1)
+    max_reps: int = Field(default=1000, ge=1)
+    timing_budget_ms: float = Field(default=1000.0, gt=0)  # per callable, adaptive repetitions stop here
+    target_rel_iqr: float = Field(default=0.02, gt=0)  # stop early once IQR/median is below this
+    timing_input_sets: int = Field(default=3, ge=1)  # rotated, so no call finds its inputs in cache
+    baselines: list[str] | None = None  # "eager", "compile"; None: both on GPU, eager on CPU
+    aot_metadata: bool = True  # without a GPU, compile for sm_90 ahead of time for registers and spills
+    floor_check: bool = True
+    floor_margin: float = Field(default=0.8, gt=0, le=1)  # reject a median below margin x floor
+    remeasure_above: float = 10.0  # speedup over torch.compile that is timed again before believed
+    # resources
+    gpu_memory_fraction: float = Field(default=0.45, gt=0, le=1)  # per candidate child
+    cpu_memory_limit_gb: float = Field(default=12.0, gt=0)  # address space of a CPU child
+    spare_children: int = Field(default=1, ge=0)  # candidate children kept warm
+
+    def baseline_names(self, *, gpu: bool) -> list[str]:
+        if self.baselines is not None:
+            return list(self.baselines)
+        return ["eager", "compile"] if gpu else ["eager"]
+
+    def interpreter(self) -> EvalOptions:
+        """The same options, scaled for Triton's CPU interpreter (slow, and timings are not speeds)."""
+        return self.model_copy(
+            update={
+                "min_reps": min(self.min_reps, 3),
+                "max_reps": min(self.max_reps, 20),
+                "warmup_reps": min(self.warmup_reps, 1),
+                "timing_budget_ms": min(self.timing_budget_ms, 300.0),
+                "timing_input_sets": min(self.timing_input_sets, 2),
+            }
+        )

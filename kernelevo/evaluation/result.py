@@ -1,0 +1,207 @@
+"""Typed records the evaluator returns: :class:`EvalResult` and its parts.
+
+Every number carries its unit in its name (``_ms``, ``_bytes``, ``_gbs`` for GB/s).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class Stage(StrEnum):
+    """Pipeline stages, in order; ``EvalResult.stage`` is the last one reached."""
+
+    STATIC = "static"
+    COMPILE = "compile"
+    CORRECTNESS = "correctness"
+    TIMING = "timing"
+    VERDICT = "verdict"
+
+
+class ErrorKind(StrEnum):
+    """Named reasons a candidate is rejected (or could not be judged)."""
+
+    # static checks (no code run)
+    SYNTAX_ERROR = "syntax_error"
+    MISSING_MODEL_NEW = "missing_model_new"
+    NO_KERNEL = "no_kernel"
+    FORBIDDEN_IMPORT = "forbidden_import"
+    TRY_EXCEPT_FALLBACK = "try_except_fallback"
+    TORCH_COMPUTE = "torch_compute"
+    CALLS_REFERENCE = "calls_reference"
+    SIDE_STREAM = "side_stream"
+    THREADS = "threads"
+    MONKEY_PATCH = "monkey_patch"
+    FILE_OR_NETWORK = "file_or_network_access"
+    DYNAMIC_CODE = "dynamic_code"
+    UNSUPPORTED_LANGUAGE = "unsupported_language"
+    # compile and load
+    COMPILE_ERROR = "compile_error"
+    COMPILE_TIMEOUT = "compile_timeout"
+    # running the candidate
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+    CUDA_ERROR = "cuda_error"
+    OUT_OF_MEMORY = "out_of_memory"
+    KERNEL_NOT_LAUNCHED = "kernel_not_launched"
+    # correctness of what it returned
+    WRONG_TYPE = "wrong_type"
+    WRONG_SHAPE = "wrong_shape"
+    WRONG_DTYPE = "wrong_dtype"
+    WRONG_OUTPUT = "wrong_output"
+    NAN_INF_MISMATCH = "nan_inf_mismatch"
+    UNINITIALIZED_OUTPUT = "uninitialized_output"
+    CACHED_OUTPUT = "cached_output"
+    NONDETERMINISTIC = "nondeterministic"
+    MUTATED_INPUTS = "mutated_inputs"
+    # timing
+    BELOW_PHYSICAL_FLOOR = "below_physical_floor"
+    TIMER_MISMATCH = "timer_mismatch"
+    # the evaluator itself (not the candidate's fault)
+    SPEC_ERROR = "spec_error"
+    EVALUATOR_ERROR = "evaluator_error"
+
+
+class Timing(BaseModel):
+    """Repeated timings of one callable, in milliseconds."""
+
+    median_ms: float
+    iqr_ms: float
+    min_ms: float
+    mean_ms: float
+    repetitions: int
+    method: str  # "cuda_events" or "perf_counter"
+    interpreted: bool = False  # Triton's CPU interpreter: never a GPU speed
+    l2_flushed: bool = False
+    input_sets: int = 1  # distinct input sets rotated through
+
+    @property
+    def relative_iqr(self) -> float:
+        return self.iqr_ms / self.median_ms if self.median_ms > 0 else float("inf")
+
+
+class Mismatch(BaseModel):
+    """Where and by how much a candidate's output differs from the reference."""
+
+    variant: str
+    trial: str
+    output_index: int
+    max_abs_error: float
+    max_rel_error: float
+    worst_index: list[int]
+    expected: float | None = None
+    got: float | None = None
+    mismatched: int
+    total: int
+    atol: float
+    rtol: float
+
+    def summary(self) -> str:
+        where = ",".join(str(i) for i in self.worst_index)
+        return (
+            f"output[{self.output_index}] of variant {self.variant!r} ({self.trial}): "
+            f"{self.mismatched}/{self.total} elements outside atol={self.atol:g}, rtol={self.rtol:g}; "
+            f"max abs error {self.max_abs_error:.3g}, max rel error {self.max_rel_error:.3g} "
+            f"at [{where}] (expected {self.expected!r}, got {self.got!r})"
+        )
+
+
+class KernelMetadata(BaseModel):
+    """What the compiler reports for one Triton kernel."""
+
+    name: str
+    launches: int = 0
+    registers: int | None = None
+    spills: int | None = None  # spilled registers (bytes of local memory when read from a cubin)
+    shared_bytes: int | None = None
+    num_warps: int | None = None
+    num_stages: int | None = None
+    source: str = "runtime"  # "runtime" (the GPU's own compile) or "aot-sm90" (compiled ahead of time)
+    error: str | None = None
+
+
+class Roofline(BaseModel):
+    """The physical floor of a kernel's time and the fraction of it a kernel reaches."""
+
+    bytes_moved: int
+    flops: int
+    bandwidth_gbs: float | None  # measured device-to-device copy bandwidth (bytes read + written)
+    peak_tflops: float | None
+    floor_ms: float | None
+    fraction: float | None  # floor_ms / kernel median_ms (1.0 is the roofline)
+
+
+class Environment(BaseModel):
+    """Where an evaluation ran."""
+
+    device: str
+    device_name: str
+    hardware: str  # short key for archives: "h200", "cpu-interpreter", ...
+    compute_capability: str | None = None
+    sm_count: int | None = None
+    l2_bytes: int | None = None
+    driver: str | None = None
+    cuda: str | None = None
+    torch: str
+    triton: str | None
+    python: str
+    hostname: str
+
+
+class StageCosts(BaseModel):
+    """Where the evaluation's own wall time went, in seconds."""
+
+    child_start_s: float = 0.0  # waiting for a fresh candidate child (0 when one was warm)
+    static_s: float = 0.0
+    compile_s: float = 0.0
+    correctness_s: float = 0.0
+    timing_s: float = 0.0
+    baselines_s: float = 0.0  # eager and torch.compile, once per spec and worker
+    total_s: float = 0.0
+
+
+class EvalResult(BaseModel):
+    """Everything the evaluator found out about one candidate. Never an exception."""
+
+    correct: bool = False
+    stage: Stage = Stage.STATIC
+    error: ErrorKind | None = None
+    message: str = ""
+    mismatch: Mismatch | None = None
+    variants_checked: list[str] = Field(default_factory=list)
+    timed_variant: str | None = None
+    kernel: Timing | None = None
+    eager: Timing | None = None
+    compiled: Timing | None = None  # torch.compile of the reference
+    compile_baseline_error: str | None = None
+    speedup_eager: float | None = None
+    speedup_compile: float | None = None
+    remeasured: bool = False  # a >10x speedup over torch.compile was timed again before being believed
+    interpreted: bool = False
+    roofline: Roofline | None = None
+    kernels: list[KernelMetadata] = Field(default_factory=list)
+    launches: int = 0
+    environment: Environment | None = None
+    costs: StageCosts = Field(default_factory=StageCosts)
+
+    @property
+    def ok(self) -> bool:
+        return self.correct and self.error is None
+
+    def headline(self) -> str:
+        """One line for logs: verdict, reason or speedups."""
+        if not self.ok:
+            return f"rejected at {self.stage}: {self.error} - {self.message.splitlines()[0] if self.message else ''}"
+        if self.interpreted:
+            return "correct (interpreted on CPU: timings are not GPU speeds)"
+        parts = [f"correct, {self.kernel.median_ms:.4g} ms" if self.kernel else "correct"]
+        if self.speedup_eager:
+            parts.append(f"{self.speedup_eager:.2f}x eager")
+        if self.speedup_compile:
+            parts.append(f"{self.speedup_compile:.2f}x torch.compile")
+        if self.roofline and self.roofline.fraction:
+            parts.append(f"{self.roofline.fraction:.0%} of roofline")
+        return ", ".join(parts)

@@ -1,0 +1,324 @@
+"""Static checks on a candidate's source: reading the AST, running nothing.
+
+These reject the known exploits of lax harnesses before any code runs: PyTorch fallbacks
+in try/except, calls to the reference, torch compute in the host code, side streams,
+threads, monkey-patching, file and network access, and dynamic code that could reach
+around the other checks. The runtime checks in the candidate's child back them up (an op
+recorder, a launch counter, an integrity snapshot), so a check missed here is caught
+there.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kernelevo.evaluation.result import ErrorKind
+
+ALLOWED_IMPORTS = frozenset(
+    {"torch", "triton", "math", "typing", "functools", "itertools", "dataclasses", "enum", "numbers",
+     "operator", "__future__", "collections", "abc"}
+)
+FORBIDDEN_SUBMODULES = {
+    "torch._C": ErrorKind.DYNAMIC_CODE,
+    "torch._dynamo": ErrorKind.TORCH_COMPUTE,
+    "torch._inductor": ErrorKind.TORCH_COMPUTE,
+    "torch.compiler": ErrorKind.TORCH_COMPUTE,
+    "torch.library": ErrorKind.DYNAMIC_CODE,
+    "torch.utils.cpp_extension": ErrorKind.UNSUPPORTED_LANGUAGE,
+    "torch.multiprocessing": ErrorKind.THREADS,
+    "torch.distributed": ErrorKind.THREADS,
+    "torch.ops": ErrorKind.TORCH_COMPUTE,
+}
+IMPORT_KINDS = {
+    **dict.fromkeys(("threading", "_thread", "concurrent", "multiprocessing", "asyncio", "sched"), ErrorKind.THREADS),
+    **dict.fromkeys(
+        ("os", "subprocess", "socket", "shutil", "pathlib", "io", "urllib", "http", "requests", "tempfile",
+         "pickle", "glob", "signal", "ssl", "ftplib", "smtplib", "mmap", "fcntl", "resource", "pty"),
+        ErrorKind.FILE_OR_NETWORK,
+    ),
+    **dict.fromkeys(
+        ("sys", "ctypes", "importlib", "builtins", "inspect", "gc", "types", "code", "runpy", "marshal",
+         "weakref", "traceback", "atexit", "faulthandler", "cffi"),
+        ErrorKind.DYNAMIC_CODE,
+    ),
+    **dict.fromkeys(("time", "timeit"), ErrorKind.MONKEY_PATCH),
+}
+DYNAMIC_BUILTINS = frozenset(
+    {"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "setattr", "delattr", "breakpoint",
+     "input", "memoryview"}
+)
+FILE_BUILTINS = frozenset({"open"})
+SAFE_DUNDERS = frozenset({"__init__", "__name__", "__future__"})
+STREAM_NAMES = frozenset({"Stream", "stream", "set_stream", "ExternalStream", "StreamContext", "default_stream"})
+
+# torch functions host code may call: allocation, views, metadata. Anything else computes.
+ALLOWED_TORCH_FUNCS = frozenset(
+    {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like",
+     "arange", "tensor", "as_strided", "is_tensor", "device", "finfo", "iinfo", "Size", "no_grad",
+     "inference_mode", "get_default_dtype", "promote_types", "result_type", "broadcast_shapes", "numel",
+     "is_floating_point", "reshape", "flatten", "transpose", "permute", "squeeze", "unsqueeze", "narrow",
+     "chunk", "split", "broadcast_to", "t", "movedim", "view_as_real", "view_as_complex", "dtype",
+     # torch.cuda: device queries
+     "current_device", "get_device_properties", "get_device_capability", "is_available", "device_count",
+     "synchronize", "current_stream", "get_device_name",
+     # torch.nn: building modules in __init__ and parameters
+     "Parameter", "Module", "ModuleList", "ParameterList", "Buffer"}
+)
+# Tensor methods that compute. Views, metadata, allocation and fills are allowed.
+COMPUTE_METHODS = frozenset(
+    {"matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "mv", "einsum", "dot", "linear", "sum",
+     "mean", "prod", "cumsum", "cumprod", "max", "min", "amax", "amin", "argmax", "argmin", "softmax",
+     "log_softmax", "exp", "exp2", "log", "log2", "log1p", "expm1", "tanh", "sigmoid", "relu", "gelu", "silu",
+     "sin", "cos", "sqrt", "rsqrt", "pow", "abs", "neg", "reciprocal", "add", "sub", "mul", "div",
+     "true_divide", "floor_divide", "fmod", "remainder", "clamp", "clip", "where", "masked_fill", "norm",
+     "var", "std", "layer_norm", "batch_norm", "group_norm", "conv1d", "conv2d", "conv3d", "sort", "topk",
+     "gather", "scatter", "scatter_add", "index_select", "index_add", "logsumexp", "erf", "erfc",
+     "outer", "cross", "tril", "triu", "lerp", "addcmul", "addcdiv", "square", "sign", "floor", "ceil",
+     "round", "all", "any", "nansum", "median", "mode", "kthvalue", "cummax", "cummin", "diff", "flip",
+     "roll", "repeat", "repeat_interleave", "tile"}
+)
+COMPUTE_METHODS = COMPUTE_METHODS | frozenset(f"{m}_" for m in COMPUTE_METHODS)
+TORCH_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.special", "torch.linalg", "torch.fft",
+                              "torch.cuda", "torch.nn", "torch.Tensor"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason the source is rejected."""
+
+    kind: ErrorKind
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def check_source(
+    source: str,
+    *,
+    language: str = "triton",
+    allowed_imports: Iterable[str] = (),
+    allowed_torch_ops: Iterable[str] = (),
+) -> list[Finding]:
+    """Every static finding against ``source``; an empty list means it may run."""
+    if language != "triton":
+        return [Finding(ErrorKind.UNSUPPORTED_LANGUAGE, 1, f"language {language!r} is not supported yet; use triton")]
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return [Finding(ErrorKind.SYNTAX_ERROR, exc.lineno or 0, f"syntax error: {exc.msg}")]
+    defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    checker = _Checker(set(allowed_imports), set(allowed_torch_ops) | defined)
+    checker.visit(tree)
+    checker.finish(tree)
+    return sorted(checker.findings, key=lambda f: f.line)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """'torch.nn.functional.gelu' for an attribute chain on a name, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _is_jit_decorator(node: ast.expr) -> bool:
+    target = node.func if isinstance(node, ast.Call) else node
+    name = _dotted(target) or ""
+    return name.split(".")[-1] in {"jit", "autotune", "heuristics"} and (
+        name.startswith("triton") or name in {"jit", "autotune", "heuristics"}
+    )
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self, extra_imports: set[str], extra_ops: set[str]) -> None:
+        self.findings: list[Finding] = []
+        self.extra_imports = extra_imports
+        self.extra_ops = extra_ops
+        self.aliases: dict[str, str] = {}  # local name -> dotted module or object ("F" -> "torch.nn.functional")
+        self.kernels = 0
+        self.has_model_new = False
+        self.in_kernel = 0  # depth inside @triton.jit functions: device code, not host code
+        self.in_init = 0  # inside __init__: building parameters may compute
+
+    def add(self, kind: ErrorKind, node: ast.AST, message: str) -> None:
+        self.findings.append(Finding(kind, getattr(node, "lineno", 0), message))
+
+    # -- imports ---------------------------------------------------------------------------
+    def _check_module(self, module: str, node: ast.AST) -> None:
+        for prefix, kind in FORBIDDEN_SUBMODULES.items():
+            if module == prefix or module.startswith(prefix + "."):
+                self.add(kind, node, f"import of {module} is not allowed in a kernel")
+                return
+        top = module.split(".")[0]
+        if top in ALLOWED_IMPORTS or module in self.extra_imports or top in self.extra_imports:
+            return
+        kind = IMPORT_KINDS.get(top, ErrorKind.FORBIDDEN_IMPORT)
+        self.add(kind, node, f"import of {module!r} is not allowed (kernels may import torch, triton, math, typing)")
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._check_module(alias.name, node)
+            local = alias.asname or alias.name.split(".")[0]
+            self.aliases[local] = alias.name if alias.asname else alias.name.split(".")[0]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level:
+            self.add(ErrorKind.FORBIDDEN_IMPORT, node, "relative imports are not allowed in a kernel")
+            return
+        self._check_module(module, node)
+        for alias in node.names:
+            if alias.name == "Model":
+                self.add(ErrorKind.CALLS_REFERENCE, node, "the candidate imports the reference Model")
+            if module.split(".")[0] in ALLOWED_IMPORTS:  # from torch import _C, and the like
+                self._check_module(f"{module}.{alias.name}", node)
+            self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """The dotted path a name chain refers to, through import aliases."""
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        if head in self.aliases:
+            return self.aliases[head] + ("." + rest if rest else "")
+        return dotted
+
+    # -- definitions -------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        jitted = any(_is_jit_decorator(d) for d in node.decorator_list)
+        if jitted and not self.in_kernel:
+            self.kernels += 1
+        if isinstance(node, ast.AsyncFunctionDef):
+            self.add(ErrorKind.THREADS, node, "async functions are not allowed in a kernel")
+        self.in_kernel += jitted
+        self.in_init += node.name == "__init__"
+        self.generic_visit(node)
+        self.in_kernel -= jitted
+        self.in_init -= node.name == "__init__"
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # noqa: N815 (ast.NodeVisitor's naming)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        if node.name == "ModelNew":
+            self.has_model_new = True
+        self.generic_visit(node)
+
+    def visit_Try(self, node: ast.Try) -> None:
+        self.add(
+            ErrorKind.TRY_EXCEPT_FALLBACK,
+            node,
+            "try/except is not allowed: a kernel must not fall back to PyTorch when it fails",
+        )
+        self.generic_visit(node)
+
+    visit_TryStar = visit_Try  # noqa: N815
+
+    # -- names and attributes ----------------------------------------------------------------
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id == "Model":
+            self.add(ErrorKind.CALLS_REFERENCE, node, "the candidate uses the reference Model")
+        elif node.id == "__builtins__":
+            self.add(ErrorKind.DYNAMIC_CODE, node, "__builtins__ is not allowed")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr.startswith("__") and node.attr not in SAFE_DUNDERS:
+            self.add(ErrorKind.DYNAMIC_CODE, node, f"access to {node.attr} is not allowed")
+        resolved = self.resolve(node) or ""
+        if node.attr in STREAM_NAMES and resolved.startswith("torch"):
+            self.add(ErrorKind.SIDE_STREAM, node, f"{resolved}: kernels must run on the current stream")
+        for prefix, kind in FORBIDDEN_SUBMODULES.items():
+            if resolved == prefix or resolved.startswith(prefix + "."):
+                self.add(kind, node, f"{resolved} is not allowed in a kernel")
+        if resolved in {"torch.compile", "torch.jit.script", "torch.jit.trace"}:
+            self.add(ErrorKind.TORCH_COMPUTE, node, f"{resolved}: the candidate must be a Triton kernel")
+        self.generic_visit(node)
+
+    # -- assignments: monkey-patching ----------------------------------------------------------
+    def _check_target(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            for elt in target.elts:
+                self._check_target(elt)
+            return
+        if isinstance(target, ast.Attribute | ast.Subscript):
+            base = target.value
+            while isinstance(base, ast.Attribute | ast.Subscript):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in self.aliases:
+                what = self.resolve(target.value if isinstance(target, ast.Attribute) else base) or base.id
+                self.add(ErrorKind.MONKEY_PATCH, target, f"assigning into {what} patches a library: not allowed")
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._check_target(node.target)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._check_target(node.target)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.add(ErrorKind.DYNAMIC_CODE, node, "global state (the global statement) is not allowed")
+
+    # -- calls ---------------------------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name):
+            if func.id in DYNAMIC_BUILTINS:
+                self.add(ErrorKind.DYNAMIC_CODE, node, f"{func.id}() is not allowed in a kernel")
+            elif func.id in FILE_BUILTINS:
+                self.add(ErrorKind.FILE_OR_NETWORK, node, f"{func.id}() is not allowed in a kernel")
+            elif func.id == "getattr" and not (
+                len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+                and not node.args[1].value.startswith("__")
+            ):
+                self.add(ErrorKind.DYNAMIC_CODE, node, "getattr() with a computed name is not allowed")
+        if not self.in_kernel and not self.in_init:
+            self._check_host_compute(node)
+        self.generic_visit(node)
+
+    def _check_host_compute(self, node: ast.Call) -> None:
+        func = node.func
+        resolved = self.resolve(func)
+        if resolved is not None:
+            namespace, _, name = resolved.rpartition(".")
+            if namespace in TORCH_NAMESPACES and name not in ALLOWED_TORCH_FUNCS and name not in self.extra_ops:
+                if name[:1].isupper():  # a class: nn.Linear(...) and friends are built, then called
+                    return
+                self.add(ErrorKind.TORCH_COMPUTE, node, f"{resolved}() computes in PyTorch; the kernel must do it")
+                return
+        if isinstance(func, ast.Attribute) and func.attr in COMPUTE_METHODS and func.attr not in self.extra_ops:
+            receiver = resolved.split(".")[0] if resolved is not None else ""
+            # self.linear(x) may be a submodule or a method of the candidate's: the op recorder judges it
+            if receiver in {"math", "triton", "self"} or receiver in self.aliases and receiver != "torch":
+                return
+            self.add(ErrorKind.TORCH_COMPUTE, node, f".{func.attr}() computes in PyTorch; the kernel must do it")
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.MatMult) and not self.in_kernel:
+            self.add(ErrorKind.TORCH_COMPUTE, node, "the @ operator multiplies in PyTorch; the kernel must do it")
+        self.generic_visit(node)
+
+    # -- whole module ------------------------------------------------------------------------
+    def finish(self, tree: ast.Module) -> None:
+        if not self.has_model_new:
+            self.add(ErrorKind.MISSING_MODEL_NEW, tree, "the candidate defines no class ModelNew(nn.Module)")
+        if not self.kernels:
+            self.add(ErrorKind.NO_KERNEL, tree, "the candidate defines no @triton.jit kernel")

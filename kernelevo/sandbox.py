@@ -1,0 +1,339 @@
+"""Isolated child processes for untrusted code (specs and candidate kernels).
+
+A :class:`Sandbox` is one child process started with ``subprocess.Popen`` in a session of
+its own, so that killing it kills everything it started. It talks to its parent over a
+socket pair wrapped in a ``multiprocessing`` connection, which pickles with torch's
+reducers: CUDA tensors travel as IPC handles, CPU tensors through shared memory.
+
+The child runs a *handler*: an object built from ``"module:Class"`` after the child has
+set its limits and environment (so ``TRITON_INTERPRET`` is in place before anything
+imports triton). The parent sends requests; the handler answers each with one reply and
+may send :class:`Progress` notes first, which move the request into a phase with a
+deadline of its own (for example compile, then run). Nothing the child does can raise
+into the parent except as a :class:`SandboxFailure`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import importlib
+import logging
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Sent by a handler before its reply: the request has entered ``phase``."""
+
+    phase: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class HandlerError:
+    """Reply sent when a handler raised: the exception's type, message and traceback."""
+
+    type_name: str
+    message: str
+    traceback: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits applied inside the child before the handler is built.
+
+    ``address_space_bytes`` is only applied when no GPU is used: CUDA reserves far more
+    virtual address space than it uses, so an address-space limit would break it.
+    """
+
+    address_space_bytes: int | None = None
+    file_size_bytes: int = 1 << 30
+    core_dumps: bool = False
+
+
+class SandboxFailure(Exception):
+    """The child could not answer: it timed out, died, or its handler raised."""
+
+    def __init__(self, kind: str, message: str, *, phase: str = "", detail: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind  # "timeout" | "died" | "handler_error" | "start"
+        self.message = message
+        self.phase = phase
+        self.detail = detail
+
+
+@dataclass
+class _Setup:
+    handler: str
+    arg: Any
+    limits: Limits
+    scratch: str
+
+
+@dataclass
+class Sandbox:
+    """One isolated child process running ``handler`` (``"module:Class"``).
+
+    Call :meth:`start` (returns at once), then :meth:`call` for each request. The child
+    is killed with its whole process group by :meth:`kill`, on a timeout, or when the
+    parent dies (``PR_SET_PDEATHSIG``).
+    """
+
+    handler: str
+    arg: Any = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    scratch_root: str | None = None
+    name: str = "sandbox"
+
+    def __post_init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._ready = False
+        self.scratch = ""
+        self.started_at = 0.0
+        self.ready_after_s: float | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the child; it builds its handler in the background."""
+        parent_sock, child_sock = socket.socketpair()
+        self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
+        env = {**os.environ, **self.env, "PYTHONUNBUFFERED": "1"}
+        self.started_at = time.perf_counter()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "kernelevo._sandbox_main", str(child_sock.fileno()), str(os.getpid())],
+            pass_fds=(child_sock.fileno(),),
+            start_new_session=True,
+            env=env,
+            cwd=self.scratch,
+            stdin=subprocess.DEVNULL,
+        )
+        child_sock.close()
+        self._conn = Connection(parent_sock.detach())
+        self._conn.send(_Setup(self.handler, self.arg, self.limits, self.scratch))
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def is_ready(self) -> bool:
+        """True once the handler is built (never blocks)."""
+        if not self._ready and self._conn is not None and self.alive():
+            with contextlib.suppress(OSError, EOFError):
+                if self._conn.poll(0):
+                    self._receive_ready()
+        return self._ready
+
+    def wait_ready(self, timeout_s: float) -> None:
+        """Block until the handler is built; raise :class:`SandboxFailure` otherwise."""
+        if self._ready:
+            return
+        assert self._conn is not None, "start() the sandbox first"
+        if not self._conn.poll(timeout_s):
+            self.kill()
+            raise SandboxFailure("start", f"{self.name} did not start within {timeout_s:.0f} s")
+        self._receive_ready()
+
+    def _receive_ready(self) -> None:
+        assert self._conn is not None
+        try:
+            msg = self._conn.recv()
+        except (EOFError, OSError):
+            raise self._death("start") from None
+        if isinstance(msg, HandlerError):
+            self.kill()
+            raise SandboxFailure("start", f"{msg.type_name}: {msg.message}", detail=msg.traceback)
+        self._ready = True
+        self.ready_after_s = time.perf_counter() - self.started_at
+
+    def kill(self) -> None:
+        """Kill the child and every process in its session; idempotent."""
+        if self._proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self._proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=10)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._remove_scratch()
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Ask the child to exit, then make sure it has."""
+        if self._conn is not None and self.alive():
+            with contextlib.suppress(OSError, BrokenPipeError):
+                self._conn.send(None)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                assert self._proc is not None
+                self._proc.wait(timeout=timeout_s)
+        self.kill()
+
+    def _remove_scratch(self) -> None:
+        if self.scratch and Path(self.scratch).exists():
+            import shutil
+
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    # -- requests --------------------------------------------------------------------------
+    def call(
+        self,
+        request: Any,
+        deadlines: Mapping[str, float],
+        *,
+        first_phase: str = "run",
+        on_progress: Callable[[Progress, float], None] | None = None,
+    ) -> Any:
+        """Send ``request`` and return the reply.
+
+        ``deadlines`` maps phase names to seconds; each phase the child announces with
+        :class:`Progress` starts a fresh clock (phases not named get ``deadlines['*']``,
+        else the longest one). ``on_progress`` sees each note with the
+        ``time.perf_counter()`` at which it arrived. On a timeout the child is killed and
+        :class:`SandboxFailure` names the phase that ran out.
+        """
+        if not self._ready:
+            self.wait_ready(deadlines.get("start", 120.0))
+        assert self._conn is not None
+        phase, detail = first_phase, ""
+        deadline = time.monotonic() + self._limit(deadlines, phase)
+        try:
+            self._conn.send(request)
+        except (OSError, BrokenPipeError):
+            raise self._death(phase) from None
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                has_data = remaining > 0 and self._conn.poll(remaining)
+            except (OSError, EOFError):
+                raise self._death(phase, detail) from None
+            if not has_data:
+                self.kill()
+                limit = self._limit(deadlines, phase)
+                raise SandboxFailure(
+                    "timeout", f"{phase} exceeded its {limit:g} s limit", phase=phase, detail=detail
+                )
+            try:
+                msg = self._conn.recv()
+            except (EOFError, OSError):
+                raise self._death(phase, detail) from None
+            except Exception as exc:  # a reply that does not unpickle
+                self.kill()
+                raise SandboxFailure("handler_error", f"unreadable reply: {exc}", phase=phase) from None
+            if isinstance(msg, Progress):
+                if on_progress is not None:
+                    on_progress(msg, time.perf_counter())
+                phase, detail = msg.phase, msg.detail
+                deadline = time.monotonic() + self._limit(deadlines, phase)
+                continue
+            if isinstance(msg, HandlerError):
+                raise SandboxFailure(
+                    "handler_error", f"{msg.type_name}: {msg.message}", phase=phase, detail=msg.traceback
+                )
+            return msg
+
+    @staticmethod
+    def _limit(deadlines: Mapping[str, float], phase: str) -> float:
+        if phase in deadlines:
+            return deadlines[phase]
+        if "*" in deadlines:
+            return deadlines["*"]
+        return max(deadlines.values())
+
+    def _death(self, phase: str, detail: str = "") -> SandboxFailure:
+        code = None
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self._proc.wait(timeout=5)
+        self.kill()
+        return SandboxFailure("died", f"the child process died ({describe_exit(code)})", phase=phase, detail=detail)
+
+    def __enter__(self) -> Sandbox:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def describe_exit(code: int | None) -> str:
+    """A returncode as a person reads it: 'exit status 3', 'killed by SIGSEGV'."""
+    if code is None:
+        return "exit status unknown"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+# -- child side ------------------------------------------------------------------------------
+def _apply_limits(limits: Limits) -> None:
+    if not limits.core_dumps:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes, limits.file_size_bytes))
+    if limits.address_space_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes, limits.address_space_bytes))
+    # Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone.
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _build_handler(spec: str, arg: Any, conn: Connection) -> Any:
+    module_name, _, class_name = spec.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    return cls(arg, conn)
+
+
+def child_main(fd: int, parent_pid: int) -> None:
+    """Entry point of a sandbox child (``python -m kernelevo._sandbox_main FD PARENT_PID``)."""
+    conn = Connection(fd)
+    setup: _Setup = conn.recv()
+    _apply_limits(setup.limits)
+    if os.getppid() != parent_pid:  # the parent died before PDEATHSIG was armed
+        os._exit(1)
+    try:
+        handler = _build_handler(setup.handler, setup.arg, conn)
+    except BaseException as exc:
+        conn.send(HandlerError(type(exc).__name__, str(exc), traceback.format_exc()))
+        return
+    conn.send("ready")
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):  # the parent closed the connection or died
+            return
+        if request is None:
+            return
+        try:
+            reply = handler.handle(request)
+        except BaseException as exc:
+            reply = HandlerError(type(exc).__name__, str(exc), traceback.format_exc())
+        conn.send(reply)
+

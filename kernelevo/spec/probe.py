@@ -1,0 +1,156 @@
+"""Check a spec by running it in an isolated child, and describe its variants.
+
+:func:`check_spec` starts a sandbox that executes the spec, builds each variant's model
+and inputs, runs the reference twice (it must be deterministic), and reports shapes,
+dtypes, the bytes a kernel must move and the FLOPs it must do. Any problem comes back as
+a one-line :class:`SpecError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.spec.errors import SpecError
+from kernelevo.spec.spec import Spec
+
+if TYPE_CHECKING:
+    import torch
+
+    from kernelevo.spec.problem import Problem
+
+
+class TensorInfo(BaseModel):
+    shape: list[int]
+    dtype: str
+
+    @property
+    def nbytes(self) -> int:
+        import math
+
+        return math.prod(self.shape) * _itemsize(self.dtype)
+
+
+class VariantInfo(BaseModel):
+    """What one variant's reference reads, writes and computes."""
+
+    name: str
+    inputs: list[TensorInfo]
+    outputs: list[TensorInfo]
+    param_bytes: int
+    flops: int
+
+    @property
+    def min_bytes(self) -> int:
+        """Bytes a kernel must move at least: every input and parameter read, every output written once."""
+        return sum(t.nbytes for t in self.inputs) + sum(t.nbytes for t in self.outputs) + self.param_bytes
+
+
+class SpecReport(BaseModel):
+    name: str
+    device: str
+    variants: list[VariantInfo]
+
+    def variant(self, name: str) -> VariantInfo:
+        return next(v for v in self.variants if v.name == name)
+
+
+_ITEMSIZE = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
+             "int8": 1, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16}
+
+
+def _itemsize(dtype: str) -> int:
+    return _ITEMSIZE.get(dtype.removeprefix("torch."), 4)
+
+
+def describe_variant(
+    problem: Problem, name: str, device: torch.device, seed: int = 0
+) -> tuple[VariantInfo, list[torch.Tensor]]:
+    """Run ``name``'s reference twice on the same inputs; return its description and outputs."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    model = problem.model(name, seed, device)
+    inputs = problem.inputs(name, seed, device)
+    counter = FlopCounterMode(display=False)
+    with counter:
+        first = problem.forward(model, name, inputs)
+    second = problem.forward(model, name, inputs)
+    for i, (a, b) in enumerate(zip(first, second, strict=True)):
+        if a.shape != b.shape or not torch.equal(torch.nan_to_num(a), torch.nan_to_num(b)):
+            diff = (a.double() - b.double()).abs().max().item() if a.shape == b.shape else float("nan")
+            raise SpecError(
+                f"the reference is nondeterministic: two runs on the same inputs give different output[{i}] "
+                f"(max difference {diff:.3g}, variant {name!r}); fix dropout or random ops in Model.forward"
+            )
+    params = sum(t.numel() * t.element_size() for t in (*model.parameters(), *model.buffers()))
+    info = VariantInfo(
+        name=name,
+        inputs=[_info(x) for x in inputs if isinstance(x, torch.Tensor)],
+        outputs=[_info(y) for y in first],
+        param_bytes=params,
+        flops=int(counter.get_total_flops()),
+    )
+    return info, first
+
+
+def _info(t: torch.Tensor) -> TensorInfo:
+    return TensorInfo(shape=list(t.shape), dtype=str(t.dtype).removeprefix("torch."))
+
+
+@dataclass
+class _ProbeRequest:
+    variants: list[str]
+
+
+class SpecProbe:
+    """Sandbox handler: loads the spec once, describes variants on request."""
+
+    def __init__(self, arg: tuple[Spec, str], conn: Connection) -> None:
+        from kernelevo.spec.problem import Problem
+        from kernelevo.utils.devices import pick_device
+
+        spec, device = arg
+        self.device = pick_device(device)
+        self.problem = Problem(spec)
+
+    def handle(self, request: _ProbeRequest) -> SpecReport:
+        variants = [describe_variant(self.problem, v, self.device)[0] for v in request.variants]
+        return SpecReport(name=self.problem.spec.name, device=str(self.device), variants=variants)
+
+
+def check_spec(
+    spec: Spec, *, device: str = "auto", variants: list[str] | None = None, timeout_s: float = 300.0
+) -> SpecReport:
+    """Execute ``spec`` in an isolated child and describe ``variants``.
+
+    ``device`` is ``auto`` (CUDA when present), ``cuda`` or ``cpu``; by default the
+    variants are those that device evaluates. Raises :class:`SpecError` with one line.
+    """
+    from kernelevo.utils.devices import cuda_present, sandbox_env
+
+    gpu = cuda_present() if device == "auto" else device == "cuda"
+    names = variants or spec.correctness_variants(gpu=gpu)
+    box = Sandbox(
+        "kernelevo.spec.probe:SpecProbe",
+        (spec, "cuda" if gpu else "cpu"),
+        env=sandbox_env(gpu=gpu),
+        name="spec",
+    )
+    try:
+        box.start()
+        reply = box.call(_ProbeRequest(names), {"*": timeout_s, "start": timeout_s})
+    except SandboxFailure as exc:
+        if exc.kind in ("start", "handler_error"):
+            raise SpecError(exc.message.removeprefix("SpecError: ")) from None
+        raise SpecError(f"checking the spec failed: {exc.message}") from None
+    finally:
+        box.close()
+    return reply
+
+
+__all__ = ["SpecReport", "TensorInfo", "VariantInfo", "check_spec", "describe_variant"]
