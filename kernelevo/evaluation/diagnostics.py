@@ -23,7 +23,9 @@ def classify(exc: BaseException, *, compiling: bool = False) -> ErrorKind:
     """The named reason for an exception raised by a candidate's code."""
     text = str(exc)
     name = type(exc).__name__
-    if name == "OutOfMemoryError" or isinstance(exc, MemoryError) or "out of memory" in text.lower():
+    lowered = text.lower()
+    if (name == "OutOfMemoryError" or isinstance(exc, MemoryError) or "out of memory" in lowered
+            or "can't allocate memory" in lowered):
         return ErrorKind.OUT_OF_MEMORY
     if any(marker in text for marker in _CUDA_ERRORS):
         return ErrorKind.CUDA_ERROR

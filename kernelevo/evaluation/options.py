@@ -22,7 +22,7 @@ class EvalOptions(BaseModel):
     # correctness
     correctness_trials: int = Field(default=2, ge=1)  # fresh random input sets per variant
     static_checks: bool = True
-    runtime_checks: bool = True
+    runtime_checks: bool = True  # op recorder, stream/thread guards, integrity snapshot (tests turn them off)
     allowed_imports: list[str] = Field(default_factory=list)  # on top of the built-in allow-list
     allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
     # timing
