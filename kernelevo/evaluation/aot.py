@@ -105,7 +105,7 @@ def _signature(fn: Any, sig: LaunchSignature) -> tuple[dict[str, str], dict[str,
     for index, param in enumerate(fn.params):
         name = param.name
         kind, *rest = sig.args.get(name, ("other", param.default if param.has_default else None))
-        value = rest[0] if rest else None
+        value: Any = rest[0] if rest else None
         if param.is_constexpr or kind == "other" or (kind == "int" and value == 1):
             signature[name] = "constexpr"
             constexprs[name] = value

@@ -52,7 +52,7 @@ class CandidateRunner:
     """Sandbox handler for one candidate: Load, then Check per variant, Time, Metadata."""
 
     def __init__(self, setup: ChildSetup, conn: Connection) -> None:
-        import torch._dynamo  # noqa: F401  (it rewraps torch.manual_seed on import: settle that before the snapshot)
+        import torch._dynamo
         import triton  # noqa: F401  (imported now, so a candidate's import is cheap)
 
         # CPU tensors travel through named shared memory: the default (passing file
@@ -232,8 +232,9 @@ class CandidateRunner:
         if changed:
             found.append((ErrorKind.MONKEY_PATCH, f"the candidate replaced {', '.join(changed[:5])}"))
         if self.guards.streams:
-            found.append((ErrorKind.SIDE_STREAM, f"the candidate created or switched CUDA streams "
-                                                 f"({self.guards.streams} times): kernels must run on the current stream"))
+            times = self.guards.streams
+            found.append((ErrorKind.SIDE_STREAM, f"the candidate created or switched CUDA streams ({times} times): "
+                                                 "kernels must run on the current stream"))
         if self.guards.threads:
             found.append((ErrorKind.THREADS, f"the candidate started threads: {', '.join(self.guards.threads[:3])}"))
         return found

@@ -70,7 +70,8 @@ def compare_outputs(
     """None when every output matches; else the first failure (see module docstring)."""
     where = f"variant {variant!r} ({trial})"
     if len(got) != len(expected):
-        return Verdict(ErrorKind.WRONG_TYPE, f"returned {len(got)} outputs, the reference returns {len(expected)} ({where})")
+        return Verdict(ErrorKind.WRONG_TYPE,
+                       f"returned {len(got)} outputs, the reference returns {len(expected)} ({where})")
     for i, (g, e) in enumerate(zip(got, expected, strict=True)):
         failure = _compare_one(i, g, e, atol=atol, rtol=rtol, variant=variant, trial=trial, poison=poison)
         if failure is not None:

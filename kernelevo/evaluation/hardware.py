@@ -55,26 +55,27 @@ def environment(device: torch.device) -> Environment:
     """Versions and device facts for ``device``."""
     import triton
 
-    common = {
-        "torch": torch.__version__,
-        "triton": getattr(triton, "__version__", None),
-        "python": platform.python_version(),
-        "hostname": socket.gethostname(),
-        "device": str(device),
-    }
-    if device.type != "cuda":
-        return Environment(device_name=platform.processor() or platform.machine(), hardware="cpu-interpreter", **common)
-    props = torch.cuda.get_device_properties(device)
-    return Environment(
-        device_name=props.name,
-        hardware=hardware_key(props.name),
-        compute_capability=f"{props.major}.{props.minor}",
-        sm_count=props.multi_processor_count,
-        l2_bytes=getattr(props, "L2_cache_size", None),
-        driver=_driver_version(),
-        cuda=torch.version.cuda,
-        **common,
+    versions = Environment(
+        device=str(device),
+        device_name=platform.processor() or platform.machine(),
+        hardware="cpu-interpreter",
+        torch=torch.__version__,
+        triton=getattr(triton, "__version__", None),
+        python=platform.python_version(),
+        hostname=socket.gethostname(),
     )
+    if device.type != "cuda":
+        return versions
+    props = torch.cuda.get_device_properties(device)
+    return versions.model_copy(update={
+        "device_name": props.name,
+        "hardware": hardware_key(props.name),
+        "compute_capability": f"{props.major}.{props.minor}",
+        "sm_count": props.multi_processor_count,
+        "l2_bytes": getattr(props, "L2_cache_size", None),
+        "driver": _driver_version(),
+        "cuda": torch.version.cuda,
+    })
 
 
 def _driver_version() -> str | None:

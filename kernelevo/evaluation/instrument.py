@@ -101,8 +101,8 @@ class LaunchRecorder:
                 rec.compile_s += time.perf_counter() - start
                 rec.on_phase(previous, "")
 
-        JITFunction.run = jit_run  # type: ignore[method-assign]
-        JITFunction._do_compile = jit_compile  # type: ignore[method-assign]
+        _patch(JITFunction, "run", jit_run)
+        _patch(JITFunction, "_do_compile", jit_compile)
 
         if interpreted:
             from triton.runtime.interpreter import InterpretedFunction
@@ -118,9 +118,9 @@ class LaunchRecorder:
                 rec.interpreted[fn.__name__] = _signature_of(fn, args, kwargs)
                 return result
 
-            InterpretedFunction.run = interpreted_run  # type: ignore[method-assign]
+            _patch(InterpretedFunction, "run", interpreted_run)
             # Autotuning in the interpreter would benchmark every config at CPU speed: run the first.
-            autotuner.Autotuner.prune_configs = lambda self, kwargs: self.configs[:1]  # type: ignore[method-assign]
+            _patch(autotuner.Autotuner, "prune_configs", lambda self, kwargs: self.configs[:1])
 
     @contextlib.contextmanager
     def _paused(self) -> Iterator[None]:
@@ -134,6 +134,11 @@ class LaunchRecorder:
 
     def total_launches(self) -> int:
         return sum(self.launches.values())
+
+
+def _patch(owner: Any, name: str, value: Any) -> None:
+    """Install a harness wrapper (before any candidate code runs)."""
+    setattr(owner, name, value)
 
 
 def _signature_of(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> LaunchSignature:
@@ -152,7 +157,7 @@ def _signature_of(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Lau
             described[name] = ("float", value)
         else:
             described[name] = ("other", getattr(value, "value", value))
-    options = {k: kwargs[k] for k in ("num_warps", "num_stages") if k in kwargs}
+    options: dict[str, Any] = {k: kwargs[k] for k in ("num_warps", "num_stages") if k in kwargs}
     return LaunchSignature(args=described, options=options)
 
 
@@ -173,7 +178,7 @@ class Guards:
                 guard.threads.append(f"{thread.name} (started from {caller or 'unknown'})")
             start(thread)
 
-        threading.Thread.start = thread_start  # type: ignore[method-assign]
+        _patch(threading.Thread, "start", thread_start)
         if not torch.cuda.is_available():
             return
         stream_new = torch.cuda.Stream.__new__
@@ -192,9 +197,9 @@ class Guards:
             guard.streams += 1
             return context_enter(ctx)
 
-        torch.cuda.Stream.__new__ = new_stream  # type: ignore[method-assign,assignment]
-        torch.cuda.set_stream = counted_set_stream
-        torch.cuda.StreamContext.__enter__ = counted_enter  # type: ignore[method-assign]
+        _patch(torch.cuda.Stream, "__new__", new_stream)
+        _patch(torch.cuda, "set_stream", counted_set_stream)
+        _patch(torch.cuda.StreamContext, "__enter__", counted_enter)
 
 
 def _watched() -> dict[str, tuple[Any, str]]:

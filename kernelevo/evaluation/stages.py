@@ -164,12 +164,12 @@ class _Stages:
 
     def _diagnose(self, verdict: Verdict, call: CallRecord, expected: dict[int, list[torch.Tensor]],
                   first_seed: int, variant: str) -> tuple[ErrorKind, str, Any]:
-        if verdict.kind == ErrorKind.WRONG_OUTPUT and call.label == "address_reuse":
-            if self._compare(call, expected[first_seed], variant) is None:
-                return (ErrorKind.CACHED_OUTPUT,
-                        "the kernel returned the result for the previous contents of the same input buffers: "
-                        "results must not be cached across calls or keyed on input addresses", verdict.mismatch)
-        if verdict.kind == ErrorKind.WRONG_OUTPUT and call.label == "repeat":
+        wrong = verdict.kind == ErrorKind.WRONG_OUTPUT
+        if wrong and call.label == "address_reuse" and self._compare(call, expected[first_seed], variant) is None:
+            return (ErrorKind.CACHED_OUTPUT,
+                    "the kernel returned the result for the previous contents of the same input buffers: "
+                    "results must not be cached across calls or keyed on input addresses", verdict.mismatch)
+        if wrong and call.label == "repeat":
             return (ErrorKind.NONDETERMINISTIC,
                     "the same inputs gave a different output the second time (uninitialised memory or a race): "
                     + verdict.message, verdict.mismatch)
@@ -239,7 +239,8 @@ class _Stages:
         if reply.violations and self.opts.runtime_checks:
             raise Rejected(*reply.violations[0])
         if "timed_loop" not in marks:
-            raise Rejected(ErrorKind.TIMER_MISMATCH, "the child never announced its timed loop: the harness was tampered with")
+            raise Rejected(ErrorKind.TIMER_MISMATCH,
+                           "the child never announced its timed loop: the harness was tampered with")
         self._cross_check(reply, received - marks["timed_loop"])
         return reply.timing
 

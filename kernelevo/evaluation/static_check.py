@@ -205,7 +205,7 @@ class _Checker(ast.NodeVisitor):
         self.in_kernel -= jitted
         self.in_init -= node.name == "__init__"
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # noqa: N815 (ast.NodeVisitor's naming)
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         if node.name == "ModelNew":
@@ -220,7 +220,9 @@ class _Checker(ast.NodeVisitor):
         )
         self.generic_visit(node)
 
-    visit_TryStar = visit_Try  # noqa: N815
+    def visit_TryStar(self, node: ast.TryStar) -> None:
+        self.add(ErrorKind.TRY_EXCEPT_FALLBACK, node, "try/except* is not allowed in a kernel")
+        self.generic_visit(node)
 
     # -- names and attributes ----------------------------------------------------------------
     def visit_Name(self, node: ast.Name) -> None:
@@ -307,7 +309,7 @@ class _Checker(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and func.attr in COMPUTE_METHODS and func.attr not in self.extra_ops:
             receiver = resolved.split(".")[0] if resolved is not None else ""
             # self.linear(x) may be a submodule or a method of the candidate's: the op recorder judges it
-            if receiver in {"math", "triton", "self"} or receiver in self.aliases and receiver != "torch":
+            if receiver in {"math", "triton", "self"} or (receiver in self.aliases and receiver != "torch"):
                 return
             self.add(ErrorKind.TORCH_COMPUTE, node, f".{func.attr}() computes in PyTorch; the kernel must do it")
 

@@ -62,9 +62,6 @@ class SpecSettings(BaseModel):
     def _variant_names(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if DEFAULT_VARIANT in value:
             raise ValueError(f"'{DEFAULT_VARIANT}' is the module as written; give your variant another name")
-        for name, overrides in value.items():
-            if not isinstance(overrides, dict):
-                raise ValueError(f"variant {name!r} must be a dict of module globals to override")
         return value
 
     def tolerance(self, dtype_name: str) -> tuple[float, float]:

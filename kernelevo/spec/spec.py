@@ -46,7 +46,7 @@ class Spec:
 
     def seed_sources(self) -> list[tuple[str, str]]:
         """(name, source) of each seed kernel; paths are relative to the spec file."""
-        seeds = []
+        seeds: list[tuple[str, str]] = []
         for entry in self.settings.seeds:
             if "\n" in entry:  # an inline kernel
                 seeds.append((f"{self.name}-seed{len(seeds)}", entry))

@@ -1,0 +1,99 @@
+"""What a person watching a terminal sees: an evaluation's verdict, a spec's variants."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from kernelevo.evaluation.result import EvalResult, Timing
+from kernelevo.spec.probe import SpecReport
+from kernelevo.spec.spec import Spec
+
+
+def _ms(t: Timing | None) -> str:
+    return "-" if t is None else f"{t.median_ms:.4g}"
+
+
+def verdict_line(result: EvalResult) -> Text:
+    if result.ok:
+        text = Text("CORRECT", style="bold green")
+        if result.interpreted:
+            text.append("  (Triton interpreter on CPU: timings are not GPU speeds)", style="yellow")
+        return text
+    text = Text("REJECTED", style="bold red")
+    text.append(f"  {result.error} at the {result.stage} stage", style="red")
+    return text
+
+
+def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel_name: str) -> None:
+    """The verdict first, then why (a rejection) or how fast (a correct kernel)."""
+    console.print(Text(f"{kernel_name} against {spec_name}: ", style="bold") + verdict_line(result))
+    if not result.ok:
+        console.print(result.message, highlight=False, markup=False)
+    else:
+        console.print(f"checked variants: {', '.join(result.variants_checked)}; timed: {result.timed_variant}")
+        console.print(_timings(result))
+        if result.roofline and result.roofline.fraction is not None:
+            r = result.roofline
+            console.print(
+                f"roofline: floor {r.floor_ms:.4g} ms ({r.bytes_moved / 1e6:.1f} MB, {r.flops / 1e9:.2f} GFLOP, "
+                f"{r.bandwidth_gbs:.0f} GB/s measured), reached {r.fraction:.0%}"
+            )
+        if result.compile_baseline_error:
+            console.print(f"torch.compile baseline failed: {result.compile_baseline_error}", style="yellow")
+    if result.kernels:
+        console.print(_kernels(result))
+    console.print(_costs(result), style="dim")
+
+
+def _timings(result: EvalResult) -> Table:
+    table = Table(title="timings (median of repeated calls, L2 flushed)" if not result.interpreted else "timings")
+    for column in ("", "median ms", "IQR ms", "reps", "speedup"):
+        table.add_column(column, justify="right" if column else "left")
+    rows = [
+        ("kernel", result.kernel, None),
+        ("eager", result.eager, result.speedup_eager),
+        ("torch.compile", result.compiled, result.speedup_compile),
+    ]
+    for name, timing, speedup in rows:
+        if timing is None:
+            continue
+        label = name + (" (interpreted)" if timing.interpreted else "")
+        table.add_row(label, _ms(timing), f"{timing.iqr_ms:.3g}", str(timing.repetitions),
+                      "-" if speedup is None else f"{speedup:.2f}x")
+    return table
+
+
+def _kernels(result: EvalResult) -> Table:
+    table = Table(title="compiled kernels")
+    for column in ("kernel", "launches", "registers", "spills", "shared bytes", "warps", "stages", "from"):
+        table.add_column(column)
+    for k in result.kernels:
+        cells = [k.launches, k.registers, k.spills, k.shared_bytes, k.num_warps, k.num_stages]
+        table.add_row(k.name, *("-" if c is None else str(c) for c in cells), k.source if not k.error else "error")
+    return table
+
+
+def _costs(result: EvalResult) -> str:
+    c = result.costs
+    return (f"evaluation cost: {c.total_s:.2f} s (child start {c.child_start_s:.2f}, static {c.static_s:.3f}, "
+            f"compile {c.compile_s:.2f}, correctness {c.correctness_s:.2f}, timing {c.timing_s:.2f}, "
+            f"baselines {c.baselines_s:.2f})")
+
+
+def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:
+    heading = Text(f"spec {spec.name} ", style="bold") + Text(f"sha256 {spec.short_hash}  checked on {report.device}")
+    console.print(heading)
+    table = Table()
+    for column in ("variant", "inputs", "outputs", "min bytes", "FLOPs"):
+        table.add_column(column)
+    for v in report.variants:
+        table.add_row(
+            v.name,
+            ", ".join(f"{t.dtype}{t.shape}" for t in v.inputs),
+            ", ".join(f"{t.dtype}{t.shape}" for t in v.outputs),
+            f"{v.min_bytes:,}",
+            f"{v.flops:,}",
+        )
+    console.print(table)

@@ -1,0 +1,85 @@
+"""The evaluator through its public API, on the CPU (Triton's interpreter)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from kernelevo.evaluation import ErrorKind, EvalOptions, Evaluator, Stage, evaluate
+from kernelevo.spec import read_spec
+
+OPTIONS = EvalOptions(device="cpu", run_timeout_s=20, compile_timeout_s=60)
+
+
+@pytest.fixture(scope="module")
+def gelu(examples_dir: Path):
+    return read_spec(str(examples_dir / "gelu" / "spec.py"))
+
+
+@pytest.fixture(scope="module")
+def seed(examples_dir: Path) -> str:
+    return (examples_dir / "gelu" / "seed.py").read_text()
+
+
+@pytest.fixture(scope="module")
+def evaluator(gelu):
+    with Evaluator(gelu, OPTIONS) as ev:
+        yield ev
+
+
+def test_correct_kernel(evaluator: Evaluator, seed: str) -> None:
+    result = evaluator.evaluate(seed)
+    assert result.ok and result.stage == Stage.VERDICT, result.message
+    assert result.interpreted and result.kernel is not None and result.kernel.interpreted
+    assert result.speedup_eager is None and result.roofline is None  # never a GPU speed from the interpreter
+    assert result.variants_checked == ["odd", "small"] and result.timed_variant == "small"
+    (kernel,) = result.kernels
+    assert kernel.name == "gelu_kernel" and kernel.source == "aot-sm90"
+    assert kernel.registers and kernel.registers > 0 and kernel.spills == 0 and kernel.num_warps == 4
+    assert kernel.launches > 0 and result.launches == kernel.launches
+    assert result.environment is not None and result.environment.hardware == "cpu-interpreter"
+    costs = result.costs
+    assert costs.total_s >= costs.compile_s + costs.correctness_s + costs.timing_s
+
+
+def test_judge_stays_warm_and_children_are_fresh(evaluator: Evaluator, seed: str) -> None:
+    assert evaluator._judge is not None
+    judge_pid = evaluator._judge.pid
+    first, second = evaluator.evaluate(seed), evaluator.evaluate(seed)
+    assert first.ok and second.ok
+    assert evaluator._judge.pid == judge_pid
+
+
+def test_wrong_kernel_says_where(evaluator: Evaluator, seed: str) -> None:
+    wrong = seed.replace("0.5 * x * (1.0 + tanh)", "0.5 * x * (1.0 + tanh) + 1e-3")
+    result = evaluator.evaluate(wrong)
+    assert result.error == ErrorKind.WRONG_OUTPUT and result.stage == Stage.CORRECTNESS
+    assert result.mismatch is not None and result.mismatch.variant == "odd"
+    assert result.mismatch.max_abs_error == pytest.approx(1e-3, rel=0.1)
+    assert "variant 'odd'" in result.message
+
+
+def test_error_in_the_kernel_names_the_line(evaluator: Evaluator, seed: str) -> None:
+    broken = seed.replace("tl.store(out_ptr + offsets", "tl.store(undefined_ptr + offsets")
+    result = evaluator.evaluate(broken)
+    assert not result.ok and result.error in (ErrorKind.RUNTIME_ERROR, ErrorKind.COMPILE_ERROR)
+    assert "undefined_ptr" in result.message
+
+
+def test_judge_that_dies_is_restarted(gelu, seed: str) -> None:
+    with Evaluator(gelu, OPTIONS) as ev:
+        assert ev._judge is not None and ev._judge.pid is not None
+        os.killpg(ev._judge.pid, signal.SIGKILL)
+        lost = ev.evaluate(seed)
+        assert lost.error == ErrorKind.EVALUATOR_ERROR and "judge" in lost.message
+        assert ev.evaluate(seed).ok
+        assert ev.judge_restarts == 1
+
+
+def test_broken_spec_is_a_result_not_an_exception(seed: str) -> None:
+    spec = read_spec("import torch\nclass Model(torch.nn.Module):\n    pass\n")
+    result = evaluate(spec, seed, OPTIONS)
+    assert result.error == ErrorKind.SPEC_ERROR and "get_inputs" in result.message

@@ -1,0 +1,117 @@
+"""Static checks: each exploit pattern gets its named reason; real kernels get none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kernelevo.evaluation import ErrorKind, check_source
+
+HEADER = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.exp(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)
+
+"""
+
+
+def candidate(forward_body: str, prelude: str = "") -> str:
+    body = "\n".join("        " + line for line in forward_body.strip().splitlines())
+    return HEADER + prelude + f"""
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.w = nn.Parameter(torch.randn(4).abs())
+
+    def forward(self, x):
+{body}
+"""
+
+
+GOOD = candidate("""
+out = torch.empty_like(x)
+n = x.numel()
+copy_kernel[(triton.cdiv(n, 1024),)](x.contiguous().view(-1), out, n, BLOCK=1024, num_warps=4)
+return out.view(x.shape)
+""")
+
+
+def kinds(source: str) -> set[ErrorKind]:
+    return {f.kind for f in check_source(source)}
+
+
+def test_a_plain_kernel_passes() -> None:
+    assert check_source(GOOD) == []
+
+
+def test_example_seeds_pass(examples_dir: Path) -> None:
+    seeds = sorted(examples_dir.glob("*/seed.py"))
+    assert seeds, "no example seeds found"
+    for seed in seeds:
+        assert check_source(seed.read_text()) == [], seed
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("def f(:\n", ErrorKind.SYNTAX_ERROR),
+    (HEADER, ErrorKind.MISSING_MODEL_NEW),
+    ("import torch.nn as nn\nclass ModelNew(nn.Module):\n    pass\n", ErrorKind.NO_KERNEL),
+    (candidate("return x", "import numpy as np\n"), ErrorKind.FORBIDDEN_IMPORT),
+    (candidate("return x", "import os\n"), ErrorKind.FILE_OR_NETWORK),
+    (candidate("return open('/etc/passwd').read()"), ErrorKind.FILE_OR_NETWORK),
+    (candidate("return x", "import threading\n"), ErrorKind.THREADS),
+    (candidate("return x", "from concurrent.futures import ThreadPoolExecutor\n"), ErrorKind.THREADS),
+    (candidate("return x", "import ctypes\n"), ErrorKind.DYNAMIC_CODE),
+    (candidate("exec('y = 1')\nreturn x"), ErrorKind.DYNAMIC_CODE),
+    (candidate("return getattr(torch, 'gel' + 'u')(x)"), ErrorKind.DYNAMIC_CODE),
+    (candidate("return x.__class__"), ErrorKind.DYNAMIC_CODE),
+    (candidate("return x", "from torch import _C\n"), ErrorKind.DYNAMIC_CODE),
+    (candidate("try:\n    return x\nexcept Exception:\n    return F.gelu(x)"), ErrorKind.TRY_EXCEPT_FALLBACK),
+    (candidate("return F.gelu(x)"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return torch.softmax(x, -1)"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return x.sum(dim=1)"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return x @ x"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return torch.ops.aten.gelu(x)"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return torch.compile(lambda y: y * 2)(x)"), ErrorKind.TORCH_COMPUTE),
+    (candidate("return Model()(x)"), ErrorKind.CALLS_REFERENCE),
+    (candidate("return x", "from reference import Model\n"), ErrorKind.CALLS_REFERENCE),
+    (candidate("s = torch.cuda.Stream()\nreturn x"), ErrorKind.SIDE_STREAM),
+    (candidate("with torch.cuda.stream(None):\n    return x"), ErrorKind.SIDE_STREAM),
+    (candidate("return x", "torch.cuda.synchronize = lambda *a: None\n"), ErrorKind.MONKEY_PATCH),
+    (candidate("return x", "F.gelu = lambda y, **k: y\n"), ErrorKind.MONKEY_PATCH),
+    (candidate("return x", "nn.Module.__call__ = None\n"), ErrorKind.MONKEY_PATCH),
+    (candidate("return x", "import time\n"), ErrorKind.MONKEY_PATCH),
+    (candidate("return x", "def g():\n    global y\n"), ErrorKind.DYNAMIC_CODE),
+])
+def test_exploits_are_named(source: str, expected: ErrorKind) -> None:
+    found = kinds(source)
+    assert expected in found, (expected, check_source(source))
+
+
+def test_findings_point_at_lines() -> None:
+    source = candidate("return F.gelu(x)")
+    finding = next(f for f in check_source(source) if f.kind == ErrorKind.TORCH_COMPUTE)
+    assert source.splitlines()[finding.line - 1].strip() == "return F.gelu(x)"
+
+
+def test_init_may_build_parameters_and_kernels_may_compute() -> None:
+    # torch.randn(...).abs() in __init__ and tl.exp in a kernel are not host compute in forward.
+    assert ErrorKind.TORCH_COMPUTE not in kinds(GOOD)
+
+
+def test_allow_lists_extend_the_defaults() -> None:
+    source = candidate("return x.sum()", "import numpy as np\n")
+    assert check_source(source, allowed_imports=["numpy"], allowed_torch_ops=["sum"]) == []
+
+
+def test_other_languages_are_not_supported_yet() -> None:
+    assert {f.kind for f in check_source(GOOD, language="cuda")} == {ErrorKind.UNSUPPORTED_LANGUAGE}

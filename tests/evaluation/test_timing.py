@@ -1,0 +1,57 @@
+"""The timing loop: warm-up, rotation, adaptive repetitions, median and IQR."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import torch
+
+from kernelevo.evaluation.timing import L2Flusher, time_callable
+
+
+def test_times_a_known_sleep() -> None:
+    run = time_callable(lambda s: time.sleep(s), [(0.004,)], device=torch.device("cpu"), warmup=1,
+                        min_reps=10, max_reps=10, budget_ms=10_000)
+    assert run.timing.repetitions == 10 == len(run.samples_ms)
+    assert 3.9 <= run.timing.median_ms <= 8.0
+    assert run.timing.min_ms <= run.timing.median_ms
+    assert run.timing.method == "perf_counter" and not run.timing.l2_flushed
+    assert run.loop_wall_s * 1000 >= sum(run.samples_ms)
+
+
+def test_rotates_input_sets_and_warms_up() -> None:
+    seen: list[int] = []
+    time_callable(lambda i: seen.append(i), [(0,), (1,), (2,)], device=torch.device("cpu"), warmup=2,
+                  min_reps=9, max_reps=9, budget_ms=10_000)
+    assert seen[:2] == [0, 1]  # warm-up
+    assert seen[2:] == [0, 1, 2] * 3  # every measured call takes the next set
+
+
+def test_stops_at_the_budget() -> None:
+    start = time.perf_counter()
+    run = time_callable(lambda: time.sleep(0.01), [()], device=torch.device("cpu"), warmup=0,
+                        min_reps=3, max_reps=10_000, budget_ms=100, target_rel_iqr=1e-9)
+    assert time.perf_counter() - start < 1.0
+    assert 3 <= run.timing.repetitions < 30
+
+
+def test_stops_early_when_settled() -> None:
+    run = time_callable(lambda: None, [()], device=torch.device("cpu"), warmup=0, min_reps=10,
+                        max_reps=10_000, budget_ms=60_000, target_rel_iqr=10.0)
+    assert run.timing.repetitions == 10
+
+
+def test_needs_inputs() -> None:
+    with pytest.raises(ValueError):
+        time_callable(lambda: None, [], device=torch.device("cpu"))
+
+
+@pytest.mark.gpu
+def test_cuda_events_with_flush() -> None:
+    device = torch.device("cuda")
+    x = torch.randn(1 << 26, device=device)
+    run = time_callable(lambda t: t.mul_(1.0001), [(x,)], device=device, flusher=L2Flusher(device))
+    assert run.timing.method == "cuda_events" and run.timing.l2_flushed
+    # 512 MiB read and written: at most ~5 TB/s, so at least ~0.2 ms
+    assert run.timing.median_ms > 0.15

@@ -1,0 +1,139 @@
+"""Isolated children: replies, errors, deadlines per phase, deaths, process groups, limits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelevo.sandbox import Limits, Sandbox, SandboxFailure, describe_exit
+
+TESTS = str(Path(__file__).parent)
+ENV = {"PYTHONPATH": os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")])}
+
+
+def _gone(pid: int, within_s: float = 5.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        # a zombie still answers kill(0); look at its state
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+        except FileNotFoundError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def box():
+    sandbox = Sandbox("sandbox_handlers:Echo", "hello", env=ENV, name="test")
+    sandbox.start()
+    yield sandbox
+    sandbox.kill()
+
+
+def test_reply_round_trip(box: Sandbox) -> None:
+    assert box.call(("echo", [1, 2]), {"*": 30}) == ("hello", [1, 2])
+    assert box.call(("echo", "again"), {"*": 30}) == ("hello", "again")
+
+
+def test_handler_exception_is_a_failure_not_a_crash(box: Sandbox) -> None:
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("raise", "bad input"), {"*": 30})
+    assert info.value.kind == "handler_error"
+    assert "ValueError: bad input" in info.value.message
+    assert box.call(("echo", 1), {"*": 30}) == ("hello", 1)  # the child lives on
+
+
+def test_timeout_kills_the_child(box: Sandbox) -> None:
+    pid = box.call(("pid", None), {"*": 30})
+    start = time.monotonic()
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("sleep", 60), {"*": 1.0})
+    assert info.value.kind == "timeout"
+    assert time.monotonic() - start < 10
+    assert _gone(pid)
+
+
+def test_each_phase_gets_its_own_deadline(box: Sandbox) -> None:
+    # 'compile' may take 20 s, 'run' only 1: sleeping 3 s in 'run' must time out as 'run'.
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("phases", ["compile", "run", 3]), {"compile": 20, "run": 1})
+    assert info.value.phase == "run" and info.value.kind == "timeout"
+
+
+def test_progress_notes_reach_the_caller(box: Sandbox) -> None:
+    seen = []
+    assert box.call(("phases", ["a", "b", 0]), {"*": 30}, on_progress=lambda p, t: seen.append(p.phase)) == "done"
+    assert seen == ["a", "b"]
+
+
+@pytest.mark.parametrize(("request_", "expected"), [
+    (("exit", 7), "exit status 7"),
+    (("signal", signal.SIGSEGV), "killed by SIGSEGV"),
+])
+def test_death_is_named(box: Sandbox, request_: tuple, expected: str) -> None:
+    with pytest.raises(SandboxFailure) as info:
+        box.call(request_, {"*": 30})
+    assert info.value.kind == "died"
+    assert expected in info.value.message
+
+
+def test_timeout_kills_the_whole_process_group(box: Sandbox) -> None:
+    grandchild: list[int] = []
+    with pytest.raises(SandboxFailure):
+        box.call(("grandchild", 60), {"*": 2}, on_progress=lambda p, t: grandchild.append(int(p.detail)))
+    assert grandchild and _gone(grandchild[0])
+
+
+def test_address_space_limit() -> None:
+    limited = Sandbox("sandbox_handlers:Echo", None, env=ENV, limits=Limits(address_space_bytes=2 << 30))
+    with limited:
+        assert limited.call(("allocate", 10 << 20), {"*": 30}) == 10 << 20
+        with pytest.raises(SandboxFailure) as info:
+            limited.call(("allocate", 4 << 30), {"*": 30})
+        assert "MemoryError" in info.value.message
+
+
+def test_handler_that_fails_to_start() -> None:
+    broken = Sandbox("sandbox_handlers:BrokenAtStart", "no config", env=ENV)
+    broken.start()
+    with pytest.raises(SandboxFailure) as info:
+        broken.wait_ready(30)
+    assert info.value.kind == "start" and "cannot start: no config" in info.value.message
+
+
+def test_child_dies_with_its_parent(tmp_path: Path) -> None:
+    script = textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {TESTS!r})
+        from kernelevo.sandbox import Sandbox
+        box = Sandbox("sandbox_handlers:Echo", None, env={ENV!r})
+        box.start()
+        print(box.call(("pid", None), {{"*": 60}}), flush=True)
+        time.sleep(600)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child_pid = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    assert _gone(child_pid), "the sandbox child outlived its parent"
+
+
+def test_describe_exit() -> None:
+    assert describe_exit(0) == "exit status 0"
+    assert describe_exit(-9) == "killed by SIGKILL"
+    assert describe_exit(None) == "exit status unknown"
