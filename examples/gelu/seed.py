@@ -26,6 +26,7 @@ class ModelNew(nn.Module):
         x = x.contiguous()
         out = torch.empty_like(x)
         n = x.numel()
-        grid = (triton.cdiv(n, 1024),)
+        # the grid reads the block size from the launch's meta-parameters, so tuning one tunes both
+        grid = lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)  # noqa: E731
         gelu_kernel[grid](x, out, n, BLOCK_SIZE=1024, num_warps=4)
         return out
