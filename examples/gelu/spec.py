@@ -31,5 +31,5 @@ KERNELEVO = {
         "small": {"batch_size": 4, "dim": 1000},
         "odd": {"batch_size": 3, "dim": 1531},
     },
-    "seeds": ["seed.py"],
+    "seeds": ["seed.py", "seed_persistent.py"],
 }

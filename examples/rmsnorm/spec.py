@@ -45,5 +45,5 @@ KERNELEVO = {
         # C = 7 is not a power of two and H*W = 27 is odd: both axes need their masks
         "odd": {"batch_size": 3, "features": 7, "dim1": 3, "dim2": 9},
     },
-    "seeds": ["seed.py"],
+    "seeds": ["seed.py", "seed_single_pass.py"],
 }
