@@ -1,10 +1,12 @@
 """The ``kernelevo`` command line.
 
+    kernelevo run SPEC [--model M] [--budget evals=200,minutes=30] [--out DIR] [--resume]
     kernelevo eval SPEC KERNEL [--json]   judge one kernel against a spec
     kernelevo spec SPEC [--json]          check a spec and describe its variants
 
-Exit status: 0 for a correct kernel (or a valid spec), 1 for a rejected kernel, 2 for
-bad input (a missing file, a broken spec).
+Exit status: 0 for success (a finished run, a correct kernel, a valid spec), 1 for a
+rejected kernel or a run that found no correct kernel, 2 for bad input (a missing file,
+a broken spec, a configuration that cannot work).
 """
 
 from __future__ import annotations
@@ -14,10 +16,15 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.table import Table
 
 from kernelevo import __version__
+
+if TYPE_CHECKING:
+    from kernelevo.search.config import RunConfig
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -36,6 +43,25 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--baselines", default=None, help="comma-separated: eager,compile (default: both on GPU)")
     ev.add_argument("--no-static-checks", action="store_true", help="skip the static checks (for debugging)")
 
+    run = sub.add_parser("run", help="search for faster kernels for a spec")
+    run.add_argument("spec", help="the spec: a KernelBench-format Python file with seed kernels")
+    run.add_argument("--model", default=None, help="an LLM through litellm, e.g. openai/gpt-4o-mini "
+                     "(default: none, the template operator only)")
+    run.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    run.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    run.add_argument("--budget", default=None, help="evals=N,minutes=M,tokens=T,dollars=D (default evals=200)")
+    run.add_argument("--out", default=None, help="run directory (default runs/<spec>)")
+    run.add_argument("--resume", action="store_true", help="continue the run in --out")
+    run.add_argument("--config", default=None, help="a TOML or JSON file with the run's settings")
+    run.add_argument("--workers", type=int, default=None, help="evaluation workers")
+    run.add_argument("--in-flight", type=int, default=None, help="candidates being made or evaluated at once")
+    run.add_argument("--descriptors", default=None, help="levels (default), metadata, or names: memory,warps")
+    run.add_argument("--islands", type=int, default=None)
+    run.add_argument("--seed", type=int, default=None)
+    run.add_argument("--device", default=None, help="auto (default), cuda, cuda:N or cpu")
+    run.add_argument("--export-to", default=None, help="also export the elites here (e.g. archives/)")
+    run.add_argument("--plain", action="store_true", help="progress lines instead of the live display")
+
     sp = sub.add_parser("spec", help="check a spec in an isolated child and describe its variants")
     sp.add_argument("spec")
     sp.add_argument("--json", action="store_true")
@@ -48,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     console = Console(stderr=False)
+    if args.command == "run":
+        return _run(args, console)
     if args.command == "eval":
         return _eval(args, console)
     if args.command == "spec":
@@ -83,6 +111,64 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
     if result.error is not None and result.error.value == "spec_error":
         return EXIT_BAD_INPUT
     return EXIT_OK if result.ok else EXIT_REJECTED
+
+
+def _run_config(args: argparse.Namespace) -> RunConfig:
+    from kernelevo.search.config import Budget, RunConfig
+    from kernelevo.variation.llm import LLMConfig
+
+    config = RunConfig.load(args.config) if args.config else RunConfig()
+    updates: dict[str, object] = {}
+    if args.model:
+        llm = {"model": args.model, "api_base": args.api_base, "api_key_env": args.api_key_env}
+        updates["llm"] = LLMConfig(**{k: v for k, v in llm.items() if v is not None})
+    if args.budget:
+        updates["budget"] = Budget.parse(args.budget)
+    for flag, field in (("workers", "workers"), ("in_flight", "in_flight"), ("descriptors", "descriptors"),
+                        ("islands", "islands"), ("seed", "seed")):
+        if getattr(args, flag) is not None:
+            updates[field] = getattr(args, flag)
+    if args.device:
+        updates["evaluation"] = config.evaluation.model_copy(update={"device": args.device})
+    return RunConfig.model_validate({**config.model_dump(), **{k: v.model_dump() if hasattr(v, "model_dump") else v
+                                                                 for k, v in updates.items()}})
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    import asyncio
+
+    from pydantic import ValidationError
+
+    from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
+    from kernelevo.search.run import RunSetupError, run_search
+    from kernelevo.search.store import RunMismatch
+    from kernelevo.spec import SpecError, read_spec
+
+    try:
+        spec = read_spec(args.spec)
+        config = _run_config(args)
+    except (SpecError, ValueError, ValidationError, OSError) as exc:
+        return _fail(console, str(exc).splitlines()[0] if isinstance(exc, ValidationError) else str(exc))
+    out = args.out or f"runs/{spec.name}"
+    interactive = console.is_terminal and not args.plain
+    if not interactive:
+        logging.getLogger("kernelevo").setLevel(logging.INFO)
+    display: LiveDisplay | LogDisplay = LiveDisplay(console) if interactive else LogDisplay()
+    try:
+        outcome = asyncio.run(run_search(spec, config, out, resume=args.resume, on_start=display.attach,
+                                         on_event=display.event, export_to=args.export_to))
+    except (SpecError, RunSetupError, RunMismatch, FileExistsError) as exc:
+        display.close()
+        return _fail(console, str(exc))
+    display.close()
+    console.print(f"[bold]stopped:[/] {outcome.reason}")
+    table = Table(title=f"kernelevo run {spec.name}: summary", show_header=False)
+    for key, value in summary_rows(outcome.loop):
+        table.add_row(key, value)
+    console.print(table)
+    for path in outcome.exported:
+        console.print(f"wrote {path}")
+    return EXIT_OK if outcome.state.correct_count() else EXIT_REJECTED
 
 
 def _spec(args: argparse.Namespace, console: Console) -> int:

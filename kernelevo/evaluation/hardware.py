@@ -73,6 +73,7 @@ def environment(device: torch.device) -> Environment:
         "compute_capability": f"{props.major}.{props.minor}",
         "sm_count": props.multi_processor_count,
         "l2_bytes": getattr(props, "L2_cache_size", None),
+        "shared_per_sm_bytes": getattr(props, "shared_memory_per_multiprocessor", None),
         "driver": _driver_version(),
         "cuda": torch.version.cuda,
     })

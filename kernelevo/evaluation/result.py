@@ -143,6 +143,7 @@ class Environment(BaseModel):
     compute_capability: str | None = None
     sm_count: int | None = None
     l2_bytes: int | None = None
+    shared_per_sm_bytes: int | None = None
     driver: str | None = None
     cuda: str | None = None
     torch: str

@@ -109,8 +109,8 @@ def find_tunables(source: str) -> list[Tunable]:
 
 
 def _tunable(name: str, node: ast.expr, context: str) -> Tunable:
-    assert isinstance(node, ast.Constant) and node.end_col_offset is not None
-    return Tunable(name, int(node.value), node.lineno, node.col_offset, node.end_col_offset, context)
+    assert isinstance(node, ast.Constant) and isinstance(node.value, int) and node.end_col_offset is not None
+    return Tunable(name, node.value, node.lineno, node.col_offset, node.end_col_offset, context)
 
 
 def _jitted(fn: ast.FunctionDef) -> bool:

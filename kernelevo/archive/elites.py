@@ -1,0 +1,127 @@
+"""The MAP-Elites archive of kernels: one elite per descriptor cell, kept per hardware type.
+
+A thin layer over ``ribs.archives.GridArchive``: the solution stored in a cell is the
+candidate's id (an ``extra_fields`` entry carries it too, with the timing spread), the
+objective is the log speedup of a correct kernel. Only correct kernels enter. A
+challenger replaces a cell's elite only when it is faster by more than the measured noise
+(the larger relative IQR of the two timings, and at least ``tie_tolerance``): two kernels
+whose times differ by less are a tie, and the incumbent stays.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+from ribs.archives import GridArchive
+
+from kernelevo.archive.descriptors import Descriptor
+
+
+class AddStatus(StrEnum):
+    NEW_CELL = "new_cell"
+    IMPROVED = "improved"
+    TIE = "tie"
+    WORSE = "worse"
+
+    @property
+    def inserted(self) -> bool:
+        return self in (AddStatus.NEW_CELL, AddStatus.IMPROVED)
+
+
+@dataclass(frozen=True)
+class Elite:
+    candidate_id: int
+    objective: float
+    measures: tuple[float, ...]
+    cell: int
+    rel_iqr: float
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    status: AddStatus
+    cell: int
+    previous: Elite | None
+
+
+def objective_of(speedup: float) -> float:
+    """The archive's objective for a speedup: its natural log (0 = as fast as the baseline)."""
+    return math.log(speedup)
+
+
+class ElitesArchive:
+    """One hardware type's archive over the given descriptors."""
+
+    def __init__(self, descriptors: list[Descriptor], *, tie_tolerance: float = 0.02, seed: int | None = None) -> None:
+        if not descriptors:
+            raise ValueError("an archive needs at least one descriptor")
+        if tie_tolerance < 0:
+            raise ValueError(f"tie_tolerance must be >= 0, got {tie_tolerance}")
+        self.descriptors = descriptors
+        self.tie_tolerance = tie_tolerance
+        self.grid = GridArchive(
+            solution_dim=(),
+            dims=[d.cells for d in descriptors],
+            ranges=[(d.low, d.high) for d in descriptors],
+            solution_dtype=np.int64,
+            # log speedups below -10 (22000x slower) do not happen; this keeps the QD score positive
+            qd_score_offset=-10.0,
+            extra_fields={"candidate_id": ((), np.int64), "rel_iqr": ((), np.float64)},
+            seed=seed,
+        )
+
+    def __len__(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cells(self) -> int:
+        return int(self.grid.cells)
+
+    @property
+    def coverage(self) -> float:
+        return len(self.grid) / self.grid.cells
+
+    @property
+    def qd_score(self) -> float:
+        return float(self.grid.stats.qd_score)
+
+    def cell_of(self, measures: tuple[float, ...]) -> int:
+        return int(self.grid.index_of_single(np.asarray(measures, dtype=np.float64)))
+
+    def elite_at(self, measures: tuple[float, ...]) -> Elite | None:
+        occupied, data = self.grid.retrieve_single(np.asarray(measures, dtype=np.float64))
+        return _elite(data) if occupied else None
+
+    def add(self, candidate_id: int, objective: float, measures: tuple[float, ...], rel_iqr: float) -> AddOutcome:
+        """Offer a correct kernel; it takes the cell if it is new or faster beyond the noise."""
+        current = self.elite_at(measures)
+        cell = self.cell_of(measures)
+        if current is not None:
+            noise = math.log1p(max(self.tie_tolerance, rel_iqr, current.rel_iqr))
+            if objective <= current.objective - noise:
+                return AddOutcome(AddStatus.WORSE, cell, current)
+            if objective <= current.objective + noise:
+                return AddOutcome(AddStatus.TIE, cell, current)
+        self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
+                             candidate_id=candidate_id, rel_iqr=rel_iqr)
+        return AddOutcome(AddStatus.NEW_CELL if current is None else AddStatus.IMPROVED, cell, current)
+
+    def elites(self) -> list[Elite]:
+        data = self.grid.data()
+        return [
+            Elite(int(cid), float(obj), tuple(float(m) for m in meas), int(idx), float(iqr))
+            for cid, obj, meas, idx, iqr in zip(data["candidate_id"], data["objective"], data["measures"],
+                                                 data["index"], data["rel_iqr"], strict=True)
+        ]
+
+    def best(self) -> Elite | None:
+        best = self.grid.best_elite
+        return None if best is None else _elite(best)
+
+
+def _elite(data: dict) -> Elite:
+    return Elite(int(data["candidate_id"]), float(data["objective"]), tuple(float(m) for m in data["measures"]),
+                 int(data["index"]), float(data["rel_iqr"]))

@@ -1,0 +1,73 @@
+"""A run's configuration: one typed tree, from a TOML/JSON file and command-line flags."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from kernelevo.evaluation.options import EvalOptions
+from kernelevo.variation.llm import LLMConfig
+
+
+class Budget(BaseModel):
+    """When a run stops: the first budget reached. ``None`` means unlimited."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    evaluations: int | None = Field(default=200, ge=1)
+    minutes: float | None = Field(default=None, gt=0)
+    tokens: int | None = Field(default=None, ge=0)
+    dollars: float | None = Field(default=None, ge=0)
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``"evals=100,minutes=30,tokens=2e6,dollars=5"`` (any subset)."""
+        names = {"evals": "evaluations", "evaluations": "evaluations", "minutes": "minutes", "tokens": "tokens",
+                 "dollars": "dollars", "usd": "dollars"}
+        values: dict[str, Any] = {"evaluations": None}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, _, raw = part.partition("=")
+            if key not in names or not raw:
+                raise ValueError(f"budget item {part!r}: use evals=N, minutes=M, tokens=T, dollars=D")
+            field = names[key]
+            values[field] = int(float(raw)) if field in ("evaluations", "tokens") else float(raw)
+        return cls(**values)
+
+
+class RunConfig(BaseModel):
+    """Everything a search needs besides the spec itself."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    llm: LLMConfig | None = None  # None: the template operator only (offline)
+    budget: Budget = Field(default_factory=Budget)
+    in_flight: int = Field(default=4, ge=1)  # K: candidates being generated or evaluated at once
+    workers: int = Field(default=1, ge=1)  # evaluation workers (judges) in the local pool
+    descriptors: str = "levels"  # "levels", "metadata" or a comma-separated list of names
+    tie_tolerance: float = Field(default=0.02, ge=0)  # relative time difference below which kernels tie
+    exploitation: float = Field(default=0.5, ge=0)
+    exploration: float = Field(default=0.3, ge=0)
+    random_pick: float = Field(default=0.2, ge=0)
+    inspirations: int = Field(default=2, ge=0)
+    islands: int = Field(default=1, ge=1)
+    migration_every: int = Field(default=40, ge=1)  # evaluations between migrations of island bests
+    evolve_prompts_every: int = Field(default=8, ge=1)  # LLM samples between meta-prompt evolutions
+    seed: int = 0
+    evaluation: EvalOptions = Field(default_factory=EvalOptions)
+
+    @model_validator(mode="after")
+    def _some_selection(self) -> RunConfig:
+        if self.exploitation + self.exploration + self.random_pick <= 0:
+            raise ValueError("exploitation, exploration and random_pick cannot all be 0")
+        return self
+
+    @classmethod
+    def load(cls, path: str | Path) -> RunConfig:
+        path = Path(path)
+        text = path.read_text()
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        return cls.model_validate(data)

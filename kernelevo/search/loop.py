@@ -1,0 +1,297 @@
+"""The search loop: asynchronous steady state, K candidates in flight.
+
+Two kinds of task run side by side on one event loop:
+
+- *produce*: select a parent (and inspirations) from the archive, choose an operator (a
+  bandit over recent successes) and a meta-prompt, and run the operator (an LLM call, or
+  the template operator's instant edit) into a new candidate;
+- *evaluate*: hand a ready candidate to the evaluator pool and tell the state its result.
+
+The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
+evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
+waits for an LLM and an LLM call never waits for an evaluation. Every candidate and
+result is written to the run store the moment it exists, so a stop at any point loses
+nothing: ``--resume`` evaluates what was made but not evaluated, then continues.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kernelevo.archive.elites import Elite
+from kernelevo.search.config import RunConfig
+from kernelevo.search.pool import EvaluatorPool
+from kernelevo.search.records import Candidate, OperatorFailure
+from kernelevo.search.selection import SelectionMix, Selector
+from kernelevo.search.state import SearchState
+from kernelevo.search.store import RunStore
+from kernelevo.spec import Spec
+from kernelevo.variation.llm import LLMClient, LLMError
+from kernelevo.variation.metaprompt import MUTATIONS, parse_sections
+from kernelevo.variation.operators import Operator, Parent, VariationRequest
+from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StopReason:
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.reason)
+
+
+class SearchLoop:
+    def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
+                 operators: dict[str, Operator], store: RunStore, llm: LLMClient | None = None,
+                 on_event: Callable[[str], None] | None = None) -> None:
+        self.spec, self.config, self.state, self.pool = spec, config, state, pool
+        self.operators, self.store, self.llm = operators, store, llm
+        self.on_event = on_event or (lambda kind: None)
+        self.rng = random.Random(config.seed + state.evaluated_count())
+        mix = SelectionMix(config.exploitation, config.exploration, config.random_pick)
+        self.selector = Selector(mix)
+        self.ready: list[Candidate] = []
+        self.stopped = StopReason()
+        self.started = time.monotonic()  # the minutes budget counts this session's wall time
+        self.evaluating_s = 0.0  # summed wall time of evaluations (for the busy fraction)
+        self.idle_produces = 0  # produce calls in a row that made nothing new
+        self.max_idle_produces = 200
+        self._island = 0
+        self._last_migration = state.evaluated_count()
+        self._evolutions = state.llm_samples // config.evolve_prompts_every
+
+    # -- budgets ---------------------------------------------------------------------------------
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    def budget_reached(self) -> str:
+        b, s = self.config.budget, self.state
+        if b.evaluations is not None and s.evaluated_count() >= b.evaluations:
+            return f"evaluation budget ({b.evaluations}) reached"
+        if b.minutes is not None and self.elapsed_s() >= b.minutes * 60:
+            return f"time budget ({b.minutes:g} min) reached"
+        if b.tokens is not None and s.usage.tokens >= b.tokens:
+            return f"token budget ({b.tokens}) reached"
+        if b.dollars is not None and s.usage.cost_usd >= b.dollars:
+            return f"dollar budget (${b.dollars:g}) reached"
+        return ""
+
+    def stop(self, reason: str = "stopped by the user") -> None:
+        if not self.stopped:
+            self.stopped.reason = reason
+
+    # -- the loop --------------------------------------------------------------------------------
+    async def run(self) -> str:
+        """Search until a budget is reached or :meth:`stop` is called; returns why it stopped."""
+        self.ready = self.state.pending()  # made but never evaluated: first in line
+        tasks: dict[asyncio.Task[object], str] = {}  # task -> "produce" | "evaluate" | "evolve"
+
+        def running(kind: str) -> int:
+            return sum(1 for k in tasks.values() if k == kind)
+
+        while True:
+            reason = self.stopped.reason or self.budget_reached()
+            if reason:
+                self.stop(reason)
+            if not self.stopped:
+                free = self.config.in_flight - running("produce") - len(self.ready) - running("evaluate")
+                for _ in range(max(0, free) if self._can_produce() else 0):
+                    tasks[asyncio.create_task(self._produce())] = "produce"
+                if self._evolution_due() and not running("evolve"):
+                    tasks[asyncio.create_task(self._evolve_prompt())] = "evolve"
+            while self.ready and running("evaluate") < self.pool.workers and not self._evaluation_budget_full(
+                    running("evaluate")):
+                tasks[asyncio.create_task(self._evaluate(self.ready.pop(0)))] = "evaluate"
+            if self.stopped:
+                for task, kind in tasks.items():
+                    if kind != "evaluate":
+                        task.cancel()
+                if not running("evaluate"):
+                    break
+            if not tasks:
+                self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)")
+                continue
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                kind = tasks.pop(task)
+                if task.cancelled():
+                    continue
+                if task.exception() is not None:
+                    log.error("%s task failed: %r", kind, task.exception())
+                    continue
+                made = task.result()
+                if isinstance(made, Candidate):
+                    self.ready.append(made)
+                    self.idle_produces = 0
+                elif kind == "produce":
+                    self.idle_produces += 1
+                    if self.idle_produces >= self.max_idle_produces:
+                        self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
+                                  "(the template operator's space is exhausted; add an LLM with --model)")
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return self.stopped.reason
+
+    def _evaluation_budget_full(self, evaluating: int) -> bool:
+        limit = self.config.budget.evaluations
+        return limit is not None and self.state.evaluated_count() + evaluating >= limit
+
+    def _can_produce(self) -> bool:
+        return any(self.state.elites(island, hw) for island in range(self.config.islands)
+                   for hw in self.state.hardware_types())
+
+    # -- seeds -----------------------------------------------------------------------------------
+    def add_seeds(self) -> None:
+        """Queue the spec's seed kernels (only on a fresh run)."""
+        for name, source in self.spec.seed_sources():
+            for island in range(self.config.islands):
+                candidate = Candidate(id=self.state.next_id(), source=source, operator="seed", island=island,
+                                      note=f"seed {name}")
+                self._record(candidate)
+
+    def _record(self, candidate: Candidate) -> None:
+        self.state.add_candidate(candidate)
+        self.store.add_candidate(candidate)
+        self.on_event("candidate")
+
+    # -- producing ---------------------------------------------------------------------------------
+    def _next_island(self) -> int:
+        self._island = (self._island + 1) % self.config.islands
+        return self._island
+
+    def _hardware(self) -> str:
+        return self.rng.choice(self.state.hardware_types())
+
+    def _available_operators(self, island: int, hardware: str) -> list[str]:
+        elites = self.state.elites(island, hardware)
+        available = []
+        for name, op in self.operators.items():
+            if op.arity > len(elites):
+                continue
+            if name == "llm-repair" and not self.state.repair_targets(self.rng):
+                continue
+            available.append(name)
+        return available
+
+    async def _produce(self) -> Candidate | None:
+        island, hardware = self._next_island(), self._hardware()
+        elites = self.state.elites(island, hardware)
+        if not elites:
+            island, elites = next(((i, self.state.elites(i, hardware)) for i in range(self.config.islands)
+                                   if self.state.elites(i, hardware)), (island, elites))
+        if not elites:
+            return None
+        name = self.state.bandit.choose(self.rng, self._available_operators(island, hardware))
+        operator = self.operators[name]
+        if name == "llm-repair":
+            broken = self.rng.choice(self.state.repair_targets(self.rng))
+            self.state.repaired.add(broken.id)
+            parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
+        else:
+            chosen = [self.selector.parent(elites, self.rng)[0] for _ in range(operator.arity)]
+            parents = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
+                       for e in chosen]
+        first = parents[0].candidate
+        inspirations = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
+                        for e in self.selector.inspirations(elites, self._elite_of(elites, first.id), self.rng,
+                                                            self.config.inspirations)] if elites else []
+        meta = self.state.prompts.choose(self.rng) if operator.uses_llm else None
+        request = VariationRequest(
+            spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
+            rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
+        )
+        proposal = await operator.propose(request)
+        parent_ids = [p.candidate.id for p in parents]
+        if proposal.source is None:
+            self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
+                                       message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
+            return None
+        candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=name, parent_ids=parent_ids,
+                              prompt_id=meta.id if meta else None, island=island, note=proposal.note,
+                              usage=proposal.usage)
+        if candidate.source_hash in self.state.seen_sources:
+            self._fail(OperatorFailure(operator=name, kind="duplicate", message="an identical kernel was already made",
+                                       parent_ids=parent_ids, usage=proposal.usage))
+            return None
+        self._record(candidate)
+        if meta is not None:
+            self.store.save_prompts(self.state.prompts)
+        return candidate
+
+    @staticmethod
+    def _elite_of(elites: list[Elite], candidate_id: int) -> Elite:
+        return next((e for e in elites if e.candidate_id == candidate_id), elites[0])
+
+    def _fail(self, failure: OperatorFailure) -> None:
+        self.state.add_failure(failure)
+        self.store.add_failure(failure)
+        log.info("%s produced nothing: %s: %s", failure.operator, failure.kind, failure.message[:200])
+        self.on_event("failure")
+
+    # -- evaluating --------------------------------------------------------------------------------
+    async def _evaluate(self, candidate: Candidate) -> None:
+        started = time.perf_counter()
+        results = await self.pool.evaluate(candidate)
+        self.evaluating_s += time.perf_counter() - started
+        for hardware, result in results:
+            evaluated = self.state.tell(candidate, hardware, result)
+            self.store.add_evaluation(evaluated)
+            log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
+                      f", {candidate.note}" if candidate.note else "", result.headline())
+        self._maybe_migrate()
+        self.on_event("evaluation")
+
+    def _maybe_migrate(self) -> None:
+        """Every ``migration_every`` evaluations, each island's best joins the next island."""
+        n, every = self.state.evaluated_count(), self.config.migration_every
+        if self.config.islands < 2 or n - self._last_migration < every:
+            return
+        self._last_migration = n
+        for hardware in self.state.hardware_types():
+            for island in range(self.config.islands):
+                best = self.state.archive(island, hardware).best()
+                if best is None:
+                    continue
+                target = self.state.archive((island + 1) % self.config.islands, hardware)
+                target.add(best.candidate_id, best.objective, best.measures, best.rel_iqr)
+
+    # -- meta-prompt evolution -----------------------------------------------------------------------
+    def _evolution_due(self) -> bool:
+        """True once every ``evolve_prompts_every`` LLM samples (never without an LLM)."""
+        return self.llm is not None and self.state.llm_samples // self.config.evolve_prompts_every > self._evolutions
+
+    async def _evolve_prompt(self) -> None:
+        assert self.llm is not None
+        self._evolutions = self.state.llm_samples // self.config.evolve_prompts_every
+        prompts = self.state.prompts
+        meta = prompts.choose(self.rng)
+        mutation = self.rng.choice(list(MUTATIONS))
+        best = None
+        hardware = self.state.hardware_types()[0] if self.state.hardware_types() else ""
+        if meta.best_candidate_id is not None:
+            best = (self.state.candidates[meta.best_candidate_id].source,
+                    self.state.result_of(meta.best_candidate_id, hardware))
+        facts = HardwareFacts.from_result(best[1] if best else None)
+        try:
+            reply = await self.llm.complete(evolve_prompt_messages(meta, mutation, best, facts))
+        except LLMError as exc:
+            self._fail(OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message,
+                                       usage=exc.usage))
+            return
+        self.state.usage = self.state.usage + reply.usage
+        try:
+            sections = parse_sections(reply.text)
+        except ValueError as exc:
+            self._fail(OperatorFailure(operator="prompt-evolution", kind="unusable_reply", message=str(exc)))
+            return
+        added = prompts.add(sections, parent_id=meta.id, mutation=mutation)
+        self.store.save_prompts(prompts)
+        log.info("meta-prompt %d %s from %d", added.id if added else -1,
+                 f"made by '{mutation}'" if added else "was a duplicate, dropped", meta.id)
+        self.on_event("prompt")

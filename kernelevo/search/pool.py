@@ -1,0 +1,56 @@
+"""Where candidates are evaluated: the pool interface and the in-process pool.
+
+The search loop only awaits :meth:`EvaluatorPool.evaluate`; the local pool runs warm
+:class:`~kernelevo.evaluation.Evaluator` workers in threads (each drives its own judge
+process), and the Ray pool (``kernelevo.distributed``) runs GPU actors. Either way the
+loop never blocks: while an evaluation runs, LLM calls for the next candidates go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
+from kernelevo.search.records import Candidate
+from kernelevo.spec import Spec
+
+
+class EvaluatorPool(Protocol):
+    workers: int
+
+    async def start(self) -> None: ...
+
+    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+        """The candidate's result on each hardware type the run targets."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalEvaluatorPool:
+    """``workers`` warm evaluators in this process's threads, on one device kind."""
+
+    def __init__(self, spec: Spec, options: EvalOptions, *, workers: int = 1) -> None:
+        self.workers = workers
+        self._evaluators = [Evaluator(spec, options) for _ in range(workers)]
+        self._free: asyncio.Queue[Evaluator] = asyncio.Queue()
+        self.hardware = "unknown"
+
+    async def start(self) -> None:
+        await asyncio.gather(*(asyncio.to_thread(ev.start) for ev in self._evaluators))
+        for ev in self._evaluators:
+            self._free.put_nowait(ev)
+
+    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+        evaluator = await self._free.get()
+        try:
+            result = await asyncio.to_thread(evaluator.evaluate, candidate.source)
+        finally:
+            self._free.put_nowait(evaluator)
+        if result.environment is not None:
+            self.hardware = result.environment.hardware
+        return [(self.hardware if result.environment is None else result.environment.hardware, result)]
+
+    async def close(self) -> None:
+        await asyncio.gather(*(asyncio.to_thread(ev.close) for ev in self._evaluators))

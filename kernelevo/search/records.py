@@ -1,0 +1,86 @@
+"""Records that flow through a search: candidates, their usage of an LLM, their evaluations."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from pydantic import BaseModel, Field
+
+from kernelevo.evaluation.result import EvalResult
+
+
+class Usage(BaseModel):
+    """LLM usage of one call or a sum of calls: tokens and dollars."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True  # False when a model's price is unknown: its cost counts as 0
+    model: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+            cost_known=self.cost_known and other.cost_known,
+            model=self.model or other.model,
+        )
+
+
+def source_hash(source: str) -> str:
+    """A content hash that ignores trailing white space, so trivial re-emissions dedupe."""
+    normalized = "\n".join(line.rstrip() for line in source.strip().splitlines())
+    return hashlib.sha256(normalized.encode()).hexdigest()[:16]
+
+
+class Candidate(BaseModel):
+    """A kernel the search produced, with where it came from."""
+
+    id: int
+    source: str
+    operator: str  # "seed", "template", "llm-rewrite", "llm-diff", "llm-crossover", "llm-repair"
+    parent_ids: list[int] = Field(default_factory=list)
+    prompt_id: int | None = None
+    island: int = 0
+    note: str = ""  # what the operator did, in a few words
+    usage: Usage = Field(default_factory=Usage)
+    created_at: float = Field(default_factory=time.time)
+
+    @property
+    def source_hash(self) -> str:
+        return source_hash(self.source)
+
+
+class Evaluated(BaseModel):
+    """A candidate's evaluation on one hardware type and what the archive made of it."""
+
+    candidate_id: int
+    hardware: str
+    result: EvalResult
+    objective: float | None = None  # log speedup of a correct kernel
+    measures: list[float] | None = None
+    archive_status: str | None = None  # AddStatus value
+    finished_at: float = Field(default_factory=time.time)
+
+    @property
+    def correct(self) -> bool:
+        return self.result.ok
+
+
+class OperatorFailure(BaseModel):
+    """An operator that produced no candidate: recorded, never raised into the loop."""
+
+    operator: str
+    kind: str  # "llm_error", "unusable_reply", "diff_failed", "no_change", "duplicate"
+    message: str
+    parent_ids: list[int] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    at: float = Field(default_factory=time.time)

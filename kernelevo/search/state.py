@@ -1,0 +1,144 @@
+"""A search's state in memory: candidates, evaluations, archives, statistics.
+
+:meth:`SearchState.tell` turns an evaluation into archive updates, operator rewards and
+prompt fitness. The loop calls it as results arrive; ``--resume`` calls it again for every
+stored evaluation, in order, which rebuilds exactly the same archives.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from kernelevo.archive.descriptors import Descriptor
+from kernelevo.archive.elites import AddStatus, Elite, ElitesArchive
+from kernelevo.evaluation.result import EvalResult
+from kernelevo.search.bandit import OperatorBandit
+from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, Usage
+from kernelevo.variation.metaprompt import PromptArchive
+
+REPAIRABLE = frozenset({"compile_error", "runtime_error", "wrong_output", "wrong_shape", "wrong_dtype", "wrong_type",
+                        "nan_inf_mismatch", "uninitialized_output", "kernel_not_launched", "torch_compute",
+                        "out_of_memory", "cuda_error", "timeout", "syntax_error", "missing_model_new", "no_kernel",
+                        "try_except_fallback", "forbidden_import", "mutated_inputs", "nondeterministic"})
+
+
+def objective_of(result: EvalResult) -> float | None:
+    """Log speedup over eager of a correct kernel (interpreted runs: the same ratio of CPU times)."""
+    if not result.ok or result.kernel is None or result.eager is None:
+        return None
+    return math.log(result.eager.median_ms / result.kernel.median_ms)
+
+
+@dataclass
+class SearchState:
+    descriptors: list[Descriptor]
+    tie_tolerance: float
+    islands: int
+    operators: list[str]
+    prompts: PromptArchive = field(default_factory=PromptArchive.with_default)
+    candidates: dict[int, Candidate] = field(default_factory=dict)
+    evaluations: dict[int, list[Evaluated]] = field(default_factory=lambda: defaultdict(list))
+    archives: dict[tuple[int, str], ElitesArchive] = field(default_factory=dict)
+    failures: list[OperatorFailure] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    seen_sources: set[str] = field(default_factory=set)
+    repaired: set[int] = field(default_factory=set)  # broken candidates already handed to llm-repair
+    llm_samples: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self.bandit = OperatorBandit(self.operators)
+
+    # -- ids and bookkeeping ---------------------------------------------------------------------
+    def next_id(self) -> int:
+        return max(self.candidates, default=-1) + 1
+
+    def add_candidate(self, candidate: Candidate) -> None:
+        self.candidates[candidate.id] = candidate
+        self.seen_sources.add(candidate.source_hash)
+        self.usage = self.usage + candidate.usage
+        if candidate.operator.startswith("llm"):
+            self.llm_samples += 1
+        if candidate.operator == "llm-repair":
+            self.repaired.update(candidate.parent_ids)
+
+    def add_failure(self, failure: OperatorFailure) -> None:
+        self.failures.append(failure)
+        self.usage = self.usage + failure.usage
+        if failure.operator in self.bandit.stats:
+            self.bandit.update(failure.operator, False)
+
+    def pending(self) -> list[Candidate]:
+        """Candidates made but never evaluated (a run stopped in between)."""
+        return [c for cid, c in sorted(self.candidates.items()) if cid not in self.evaluations]
+
+    def archive(self, island: int, hardware: str) -> ElitesArchive:
+        key = (island, hardware)
+        if key not in self.archives:
+            self.archives[key] = ElitesArchive(self.descriptors, tie_tolerance=self.tie_tolerance)
+        return self.archives[key]
+
+    # -- results ---------------------------------------------------------------------------------
+    def measure(self, candidate: Candidate, result: EvalResult) -> list[float]:
+        return [d(candidate.source, result) for d in self.descriptors]
+
+    def tell(self, candidate: Candidate, hardware: str, result: EvalResult) -> Evaluated:
+        """Record one evaluation; a correct kernel is offered to its island's archive."""
+        objective = objective_of(result)
+        evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective)
+        if objective is not None:
+            measures = self.measure(candidate, result)
+            rel_iqr = result.kernel.relative_iqr if result.kernel else 0.0
+            outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
+            evaluated.measures, evaluated.archive_status = measures, outcome.status.value
+            if candidate.prompt_id is not None:
+                self.prompts.record(candidate.prompt_id, objective, candidate.id)
+        self.evaluations[candidate.id].append(evaluated)
+        self.statuses[evaluated.archive_status or f"rejected:{result.error}"] += 1
+        if candidate.operator in self.bandit.stats:
+            self.bandit.update(candidate.operator, AddStatus(evaluated.archive_status).inserted
+                               if evaluated.archive_status else False)
+        return evaluated
+
+    # -- queries for selection and display -------------------------------------------------------
+    def elites(self, island: int, hardware: str) -> list[Elite]:
+        return self.archive(island, hardware).elites() if (island, hardware) in self.archives else []
+
+    def result_of(self, candidate_id: int, hardware: str) -> EvalResult | None:
+        return next((e.result for e in self.evaluations.get(candidate_id, []) if e.hardware == hardware), None)
+
+    def repair_targets(self, rng: random.Random, limit: int = 20) -> list[Candidate]:
+        """Recent rejected candidates worth a repair, not yet repaired."""
+        broken = [c for cid, c in self.candidates.items() if cid not in self.repaired and any(
+            not e.correct and str(e.result.error) in REPAIRABLE for e in self.evaluations.get(cid, []))]
+        return broken[-limit:]
+
+    def failures_from(self, parent_id: int, limit: int = 3) -> list[str]:
+        """Evaluator output of the parent's children that failed: shown to the LLM."""
+        found = []
+        for cid, candidate in self.candidates.items():
+            if parent_id in candidate.parent_ids:
+                for e in self.evaluations.get(cid, []):
+                    if not e.correct:
+                        found.append(f"{candidate.note or candidate.operator}: {e.result.error}: "
+                                     f"{e.result.message.splitlines()[0] if e.result.message else ''}")
+        return found[-limit:]
+
+    def best(self, hardware: str) -> tuple[Elite, Candidate] | None:
+        elites = [e for (_, hw), archive in self.archives.items() if hw == hardware for e in archive.elites()]
+        if not elites:
+            return None
+        top = max(elites, key=lambda e: e.objective)
+        return top, self.candidates[top.candidate_id]
+
+    def hardware_types(self) -> list[str]:
+        return sorted({hw for (_, hw) in self.archives})
+
+    def evaluated_count(self) -> int:
+        return sum(len(v) for v in self.evaluations.values())
+
+    def correct_count(self) -> int:
+        return sum(1 for v in self.evaluations.values() for e in v if e.correct)

@@ -1,0 +1,156 @@
+"""LLM calls through litellm: any provider by model string, retries, tokens and dollars.
+
+The key and base URL come from the configuration or from litellm's usual environment
+variables (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ...). Rate limits (429), server
+errors (5xx), timeouts and dropped connections are retried with exponential backoff;
+a missing or wrong key, an unknown model or a bad request fail at once with a message
+that says what to do. Every call reports its tokens and cost (litellm's cost map where
+it knows the model; zero and flagged where it does not).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kernelevo.search.records import Usage
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list at import
+
+log = logging.getLogger(__name__)
+
+
+class LLMConfig(BaseModel):
+    """Which model to call and how; secrets stay in the environment."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str  # a litellm model string: "openai/gpt-4o", "anthropic/claude-sonnet-4-5", "ollama/qwen2.5-coder"
+    api_base: str | None = None
+    api_key_env: str | None = None  # name of the environment variable holding the key, if not litellm's default
+    temperature: float = Field(default=0.7, ge=0)
+    max_tokens: int = Field(default=8192, gt=0)
+    timeout_s: float = Field(default=180.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+    backoff_s: float = Field(default=2.0, ge=0)
+
+
+class LLMError(Exception):
+    """A call that failed for good: ``kind`` names why (auth, not_found, bad_request, rate_limit, ...)."""
+
+    def __init__(self, kind: str, message: str, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.message = kind, message
+        self.usage = usage or Usage()
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    text: str
+    usage: Usage
+    latency_s: float
+
+
+_RETRYABLE = ("RateLimitError", "Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError",
+              "BadGatewayError")
+_KINDS = {
+    "AuthenticationError": "auth",
+    "PermissionDeniedError": "auth",
+    "NotFoundError": "not_found",
+    "BadRequestError": "bad_request",
+    "ContextWindowExceededError": "context_window",
+    "RateLimitError": "rate_limit",
+    "Timeout": "timeout",
+    "APIConnectionError": "connection",
+    "ServiceUnavailableError": "server",
+    "InternalServerError": "server",
+    "BadGatewayError": "server",
+}
+
+
+def missing_key_message(config: LLMConfig) -> str | None:
+    """Why calls to ``config.model`` cannot work yet, or None: checked before a run starts."""
+    import litellm
+
+    if config.api_key_env:
+        return None if os.environ.get(config.api_key_env) else (
+            f"the model {config.model} needs its key in ${config.api_key_env}, which is not set")
+    if config.api_base:  # a local or self-hosted server may need no key
+        return None
+    env = litellm.validate_environment(config.model)
+    missing = env.get("missing_keys") or []
+    if missing:
+        return (f"the model {config.model} needs {', '.join(missing)} in the environment; set it, or pass "
+                "--api-base for a local OpenAI-compatible server")
+    return None
+
+
+class LLMClient:
+    """Async chat completions with retries and accounting."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+        self.total = Usage(model=config.model)
+
+    async def complete(self, messages: list[dict[str, str]]) -> LLMReply:
+        """One completion; retries what is worth retrying, raises :class:`LLMError` otherwise."""
+        import litellm
+
+        cfg = self.config
+        api_key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
+        attempt = 0
+        started = time.perf_counter()
+        while True:
+            try:
+                response = await litellm.acompletion(
+                    model=cfg.model, messages=messages, api_base=cfg.api_base, api_key=api_key,
+                    temperature=cfg.temperature, max_tokens=cfg.max_tokens, timeout=cfg.timeout_s, num_retries=0,
+                )
+            except Exception as exc:
+                name = type(exc).__name__
+                kind = _KINDS.get(name, "llm_error")
+                if name in _RETRYABLE and attempt < cfg.max_retries:
+                    delay = min(60.0, cfg.backoff_s * 2**attempt) * (0.5 + random.random() / 2)
+                    log.warning("LLM call failed (%s), retry %d/%d in %.1f s", kind, attempt + 1, cfg.max_retries,
+                                delay)
+                    attempt += 1
+                    await asyncio.sleep(delay)
+                    continue
+                raise LLMError(kind, _explain(kind, exc, cfg), Usage(calls=attempt + 1, model=cfg.model)) from None
+            usage = self._usage(response)
+            self.total = self.total + usage
+            text = response.choices[0].message.content or ""
+            return LLMReply(text=text, usage=usage, latency_s=time.perf_counter() - started)
+
+    def _usage(self, response: object) -> Usage:
+        import litellm
+
+        counts = getattr(response, "usage", None)
+        prompt = int(getattr(counts, "prompt_tokens", 0) or 0)
+        completion = int(getattr(counts, "completion_tokens", 0) or 0)
+        try:
+            cost, known = float(litellm.completion_cost(completion_response=response)), True
+        except Exception:  # litellm raises for models missing from its cost map
+            cost, known = 0.0, False
+        return Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost, cost_known=known,
+                     model=self.config.model)
+
+
+def _explain(kind: str, exc: Exception, cfg: LLMConfig) -> str:
+    detail = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+    hints = {
+        "auth": "the API key is missing or wrong: check the provider's key variable or --api-key-env",
+        "not_found": f"the model {cfg.model!r} was not found: check the model string (litellm's provider/model)",
+        "rate_limit": f"still rate-limited after {cfg.max_retries} retries",
+        "timeout": f"no answer within {cfg.timeout_s:g} s, {cfg.max_retries} retries included",
+        "server": f"the provider kept failing after {cfg.max_retries} retries",
+        "connection": f"cannot reach {cfg.api_base or 'the provider'}",
+        "context_window": "the prompt is longer than the model's context window",
+    }
+    return f"{hints.get(kind, 'the LLM call failed')} ({detail})"

@@ -1,0 +1,166 @@
+"""Variation operators: one interface, a template operator and four LLM operators.
+
+An operator takes a :class:`VariationRequest` (parents with their measured results,
+inspirations, earlier failures, the meta-prompt, the hardware) and returns a
+:class:`Proposal`: a new kernel source, or the named reason it has none. Operators never
+raise into the search loop.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from kernelevo.evaluation.result import EvalResult
+from kernelevo.search.records import Candidate, Usage
+from kernelevo.variation import prompts, template
+from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
+from kernelevo.variation.llm import LLMClient, LLMError
+from kernelevo.variation.metaprompt import MetaPrompt
+from kernelevo.variation.prompts import HardwareFacts
+
+
+@dataclass
+class Parent:
+    candidate: Candidate
+    result: EvalResult | None
+
+    def pair(self) -> tuple[str, EvalResult | None]:
+        return self.candidate.source, self.result
+
+
+@dataclass
+class VariationRequest:
+    spec_source: str
+    parents: list[Parent]
+    hardware: HardwareFacts
+    rng: random.Random
+    inspirations: list[Parent] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # evaluator output of earlier failed children
+    meta: MetaPrompt | None = None
+
+
+@dataclass
+class Proposal:
+    source: str | None
+    note: str = ""
+    usage: Usage = field(default_factory=Usage)
+    failure_kind: str | None = None  # "llm_error", "unusable_reply", "diff_failed", "no_change"
+    failure: str = ""
+
+    @classmethod
+    def failed(cls, kind: str, message: str, usage: Usage | None = None) -> Proposal:
+        return cls(None, usage=usage or Usage(), failure_kind=kind, failure=message)
+
+
+class Operator(ABC):
+    """Makes one new kernel from one or more parents."""
+
+    name: str
+    uses_llm: bool = False
+    arity: int = 1  # parents needed
+
+    @abstractmethod
+    async def propose(self, request: VariationRequest) -> Proposal: ...
+
+
+class TemplateOperator(Operator):
+    """Tunes literal parameters (block sizes, warps, stages); crosses parameter sets of two elites."""
+
+    name = "template"
+
+    def __init__(self, crossover_rate: float = 0.3) -> None:
+        self.crossover_rate = crossover_rate
+
+    async def propose(self, request: VariationRequest) -> Proposal:
+        parent = request.parents[0].candidate.source
+        donors = [p.candidate.source for p in request.inspirations + request.parents[1:]]
+        if donors and request.rng.random() < self.crossover_rate:
+            for donor in request.rng.sample(donors, len(donors)):
+                crossed = template.crossover(parent, donor, request.rng)
+                if crossed is not None:
+                    return Proposal(crossed[0], crossed[1])
+        mutated = template.mutate(parent, request.rng)
+        if mutated is None:
+            return Proposal.failed("no_change", "the kernel exposes no tunable literal (block sizes, warps, stages)")
+        return Proposal(mutated[0], mutated[1])
+
+
+class _LLMOperator(Operator):
+    uses_llm = True
+
+    def __init__(self, client: LLMClient) -> None:
+        self.client = client
+
+    @abstractmethod
+    def messages(self, request: VariationRequest) -> list[dict[str, str]]: ...
+
+    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str]:
+        return extract_module(reply), self.name.removeprefix("llm-")
+
+    async def propose(self, request: VariationRequest) -> Proposal:
+        try:
+            reply = await self.client.complete(self.messages(request))
+        except LLMError as exc:
+            return Proposal.failed("llm_error", f"{exc.kind}: {exc.message}", exc.usage)
+        try:
+            source, note = self.extract(reply.text, request)
+        except UnusableReply as exc:
+            return Proposal.failed(exc.kind, str(exc), reply.usage)
+        if source.strip() == request.parents[0].candidate.source.strip():
+            return Proposal.failed("no_change", "the model returned the parent unchanged", reply.usage)
+        return Proposal(source, note, reply.usage)
+
+
+class RewriteOperator(_LLMOperator):
+    name = "llm-rewrite"
+
+    def messages(self, request: VariationRequest) -> list[dict[str, str]]:
+        return prompts.rewrite_messages(request.spec_source, request.parents[0].pair(),
+                                        [p.pair() for p in request.inspirations], request.failures, request.meta,
+                                        request.hardware)
+
+
+class DiffOperator(_LLMOperator):
+    name = "llm-diff"
+
+    def messages(self, request: VariationRequest) -> list[dict[str, str]]:
+        return prompts.diff_messages(request.spec_source, request.parents[0].pair(),
+                                     [p.pair() for p in request.inspirations], request.failures, request.meta,
+                                     request.hardware)
+
+    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str]:
+        source, blocks = apply_edits(request.parents[0].candidate.source, reply)
+        return source, f"{blocks} edit(s)"
+
+
+class CrossoverOperator(_LLMOperator):
+    name = "llm-crossover"
+    arity = 2
+
+    def messages(self, request: VariationRequest) -> list[dict[str, str]]:
+        first, second = request.parents[0], request.parents[1]
+        return prompts.crossover_messages(request.spec_source, first.pair(), second.pair(), request.meta,
+                                          request.hardware)
+
+
+class RepairOperator(_LLMOperator):
+    """Fixes a rejected kernel from the evaluator's output (its parent is the broken kernel)."""
+
+    name = "llm-repair"
+
+    def messages(self, request: VariationRequest) -> list[dict[str, str]]:
+        broken = request.parents[0]
+        error = f"{broken.result.error}: {broken.result.message}" if broken.result else "unknown error"
+        return prompts.repair_messages(request.spec_source, broken.candidate.source, error, request.meta,
+                                       request.hardware)
+
+
+def build_operators(client: LLMClient | None) -> dict[str, Operator]:
+    """The template operator always; the LLM operators when a model is configured."""
+    ops: dict[str, Operator] = {"template": TemplateOperator()}
+    if client is not None:
+        for op in (RewriteOperator(client), DiffOperator(client), CrossoverOperator(client), RepairOperator(client)):
+            ops[op.name] = op
+    return ops

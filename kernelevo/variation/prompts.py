@@ -1,0 +1,173 @@
+"""The messages sent to an LLM: the task, the evidence, the current meta-prompt.
+
+Every prompt carries the spec, the parent's source and what was measured of it (speedups,
+roofline fraction, compile metadata), failure output of earlier tries, the hardware's
+facts, and the meta-prompt's know-how. The rules the evaluator enforces are stated up
+front so that the model does not waste a call on a kernel that will be rejected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kernelevo.evaluation.result import EvalResult
+from kernelevo.variation.metaprompt import MUTATIONS, SECTIONS, MetaPrompt
+
+RULES = """\
+The kernel is a Python module defining `class ModelNew(nn.Module)` with the same constructor arguments as the \
+reference `Model`, whose `forward` returns the same outputs (same dtype and shape) by launching `@triton.jit` \
+kernels. It is checked by an evaluator that rejects:
+- imports other than torch, triton, math, typing, functools, itertools, dataclasses;
+- PyTorch compute in forward (only allocation such as torch.empty, views, .contiguous(), shapes and strides);
+- try/except, calls to the reference Model, new CUDA streams, threads, file or network access, patching of \
+libraries, and caching of results between calls;
+- wrong results on any input variant (several shapes are checked, with fresh random inputs).
+Expose block sizes, num_warps and num_stages as literal keyword arguments at the launch so they can be tuned."""
+
+
+@dataclass(frozen=True)
+class HardwareFacts:
+    """What the model should know about the GPU it writes for."""
+
+    name: str
+    sm_count: int | None
+    shared_per_sm_bytes: int | None
+    l2_bytes: int | None
+    bandwidth_gbs: float | None
+    peak_tflops: float | None
+    interpreted: bool
+
+    @classmethod
+    def from_result(cls, result: EvalResult | None) -> HardwareFacts:
+        env = result.environment if result else None
+        roof = result.roofline if result else None
+        return cls(
+            name=env.device_name if env else "unknown GPU",
+            sm_count=env.sm_count if env else None,
+            shared_per_sm_bytes=env.shared_per_sm_bytes if env else None,
+            l2_bytes=env.l2_bytes if env else None,
+            bandwidth_gbs=roof.bandwidth_gbs if roof else None,
+            peak_tflops=roof.peak_tflops if roof else None,
+            interpreted=bool(result and result.interpreted),
+        )
+
+    def describe(self) -> str:
+        if self.interpreted:
+            return ("Kernels are run by Triton's CPU interpreter on small inputs (no GPU here): correctness matters; "
+                    "write for an NVIDIA H100/H200 (132 SMs, 228 KiB shared memory per SM, ~3.3-4.8 TB/s HBM).")
+        parts = [self.name]
+        if self.sm_count:
+            parts.append(f"{self.sm_count} SMs")
+        if self.shared_per_sm_bytes:
+            parts.append(f"{self.shared_per_sm_bytes // 1024} KiB shared memory per SM")
+        if self.l2_bytes:
+            parts.append(f"{self.l2_bytes / 2**20:.0f} MiB L2")
+        if self.bandwidth_gbs:
+            parts.append(f"measured copy bandwidth {self.bandwidth_gbs:.0f} GB/s")
+        if self.peak_tflops:
+            parts.append(f"peak {self.peak_tflops:.0f} TFLOP/s (dense tensor cores)")
+        return ", ".join(parts)
+
+
+def results_summary(result: EvalResult | None) -> str:
+    """What was measured of a kernel, as a model should read it."""
+    if result is None:
+        return "not evaluated yet"
+    if not result.ok:
+        return f"REJECTED ({result.error}): {result.message[:1500]}"
+    lines = []
+    if result.interpreted:
+        lines.append("correct (timed in the CPU interpreter: no GPU speed is known)")
+    else:
+        if result.kernel:
+            lines.append(f"median {result.kernel.median_ms:.4f} ms (IQR {result.kernel.iqr_ms:.4f} ms)")
+        if result.speedup_eager:
+            lines.append(f"{result.speedup_eager:.2f}x faster than PyTorch eager")
+        if result.speedup_compile:
+            lines.append(f"{result.speedup_compile:.2f}x the speed of torch.compile")
+        if result.roofline and result.roofline.fraction:
+            lines.append(f"{result.roofline.fraction:.0%} of the roofline floor ({result.roofline.floor_ms:.4f} ms)")
+    for k in result.kernels:
+        lines.append(f"kernel {k.name}: {k.registers} registers, {k.spills} spilled, {k.shared_bytes} B shared, "
+                     f"{k.num_warps} warps, {k.num_stages} stages")
+    return "; ".join(lines)
+
+
+def system_message(meta: MetaPrompt | None, hardware: HardwareFacts) -> str:
+    know_how = meta.render() if meta else ""
+    return ("You are an expert GPU kernel engineer who writes Triton kernels that beat PyTorch and torch.compile.\n\n"
+            f"{RULES}\n\nTarget hardware: {hardware.describe()}\n\n{know_how}").strip()
+
+
+def _spec_block(spec_source: str) -> str:
+    return f"The reference operator (PyTorch, KernelBench format):\n```python\n{spec_source.strip()}\n```"
+
+
+def _kernel_block(title: str, source: str, result: EvalResult | None) -> str:
+    return f"{title}\n```python\n{source.strip()}\n```\nMeasured: {results_summary(result)}"
+
+
+def _inspiration_blocks(inspirations: list[tuple[str, EvalResult | None]]) -> str:
+    if not inspirations:
+        return ""
+    blocks = [_kernel_block(f"Other kernel {i} (a different approach):", src, res)
+              for i, (src, res) in enumerate(inspirations, 1)]
+    return "\n\n".join(blocks)
+
+
+def _messages(meta: MetaPrompt | None, hardware: HardwareFacts, parts: list[str]) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system_message(meta, hardware)},
+            {"role": "user", "content": "\n\n".join(p for p in parts if p)}]
+
+
+def rewrite_messages(spec_source: str, parent: tuple[str, EvalResult | None],
+                     inspirations: list[tuple[str, EvalResult | None]], failures: list[str],
+                     meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
+    parts = [_spec_block(spec_source), _kernel_block("The current kernel:", *parent),
+             _inspiration_blocks(inspirations)]
+    if failures:
+        parts.append("Earlier attempts from this kernel failed:\n" + "\n".join(f"- {f[:600]}" for f in failures))
+    parts.append("Write a faster kernel. Think about where the time goes, then return the complete new module in "
+                 "one ```python code block.")
+    return _messages(meta, hardware, parts)
+
+
+def diff_messages(spec_source: str, parent: tuple[str, EvalResult | None],
+                  inspirations: list[tuple[str, EvalResult | None]], failures: list[str],
+                  meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
+    messages = rewrite_messages(spec_source, parent, inspirations, failures, meta, hardware)
+    messages[1]["content"] = messages[1]["content"].rsplit("\n\nWrite a faster kernel.", 1)[0] + (
+        "\n\nMake a focused change that makes the current kernel faster. Reply with one or more edits, each as\n"
+        "<<<<<<< SEARCH\n(exact lines of the current kernel)\n=======\n(their replacement)\n>>>>>>> REPLACE\n"
+        "Each SEARCH block must match the current kernel exactly once."
+    )
+    return messages
+
+
+def crossover_messages(spec_source: str, first: tuple[str, EvalResult | None], second: tuple[str, EvalResult | None],
+                       meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
+    parts = [_spec_block(spec_source), _kernel_block("Kernel A:", *first), _kernel_block("Kernel B:", *second),
+             "Combine the strengths of A and B into one kernel that is faster than both. Return the complete new "
+             "module in one ```python code block."]
+    return _messages(meta, hardware, parts)
+
+
+def repair_messages(spec_source: str, broken: str, error: str, meta: MetaPrompt | None,
+                    hardware: HardwareFacts) -> list[dict[str, str]]:
+    parts = [_spec_block(spec_source), f"This kernel was rejected:\n```python\n{broken.strip()}\n```",
+             f"The evaluator's output:\n```\n{error.strip()[:3000]}\n```",
+             "Fix the kernel so that it is correct and keeps its optimizations. Return the complete fixed module in "
+             "one ```python code block."]
+    return _messages(meta, hardware, parts)
+
+
+def evolve_prompt_messages(meta: MetaPrompt, mutation: str, best: tuple[str, EvalResult | None] | None,
+                           hardware: HardwareFacts) -> list[dict[str, str]]:
+    evidence = (_kernel_block("The best kernel written with this prompt:", *best) if best
+                else "No kernel written with this prompt has been measured yet.")
+    parts = [f"This is a meta-prompt that guides an LLM writing Triton kernels for {hardware.describe()}:\n\n"
+             f"{meta.render()}", evidence, MUTATIONS[mutation],
+             "Return the new meta-prompt with exactly these four markdown sections: "
+             + ", ".join(f"'## {s.capitalize()}'" for s in SECTIONS) + ". No other text."]
+    return [{"role": "system", "content": "You improve the instructions that guide GPU kernel engineers."},
+            {"role": "user", "content": "\n\n".join(parts)}]
