@@ -54,9 +54,9 @@ def load_state(store: RunStore, config: RunConfig, operators: list[str]) -> Sear
     for failure in store.failures():
         state.add_failure(failure)
     for evaluated in store.evaluations():
-        candidate = state.candidates.get(evaluated.candidate_id)
-        if candidate is not None:
-            state.tell(candidate, evaluated.hardware, evaluated.result)
+        known = state.candidates.get(evaluated.candidate_id)
+        if known is not None:
+            state.tell(known, evaluated.hardware, evaluated.result)
     return state
 
 
