@@ -20,8 +20,11 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
+# A real search, offline (template operator), on the CPU (Triton interpreter, small inputs).
+DEMO_OUT ?= runs/demo-$(shell date +%Y%m%d-%H%M%S)
 demo: install
-	$(BIN)/kernelevo eval examples/gelu/spec.py examples/gelu/seed.py
+	$(BIN)/kernelevo run examples/gelu/spec.py --device cpu --budget evals=40,minutes=2.5 \
+		--descriptors parallelism,warps,registers --out $(DEMO_OUT)
 
 lint: install
 	$(BIN)/ruff check kernelevo tests benchmarks examples

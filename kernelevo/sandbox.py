@@ -323,7 +323,10 @@ def child_main(fd: int, parent_pid: int) -> None:
     except BaseException as exc:
         conn.send(HandlerError(type(exc).__name__, str(exc), traceback.format_exc()))
         return
-    conn.send("ready")
+    try:
+        conn.send("ready")
+    except OSError:  # the parent gave up on us (it is shutting down)
+        return
     while True:
         try:
             request = conn.recv()
@@ -335,5 +338,10 @@ def child_main(fd: int, parent_pid: int) -> None:
             reply = handler.handle(request)
         except BaseException as exc:
             reply = HandlerError(type(exc).__name__, str(exc), traceback.format_exc())
-        conn.send(reply)
+        try:
+            conn.send(reply)
+        except OSError:  # the parent is gone
+            return
+        except Exception as exc:  # a reply that cannot be pickled: say so instead of dying
+            conn.send(HandlerError(type(exc).__name__, f"the reply could not be sent: {exc}", ""))
 

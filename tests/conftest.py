@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # test helpers (llm_server, sandbox_handlers)
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -34,3 +36,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def llm_server():
+    """A real OpenAI-compatible server on 127.0.0.1 with scripted replies (see tests/llm_server.py)."""
+    from llm_server import ScriptedLLMServer
+
+    server = ScriptedLLMServer()
+    yield server
+    server.close()

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from kernelevo.archive.elites import Elite
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
-from kernelevo.search.records import Candidate, OperatorFailure
+from kernelevo.search.records import Candidate, OperatorFailure, source_hash
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.search.store import RunStore
@@ -207,6 +207,11 @@ class SearchLoop:
             rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
         )
         proposal = await operator.propose(request)
+        # An instant operator that lands on a kernel already made gets a few more draws.
+        for _ in range(0 if operator.uses_llm else 20):
+            if proposal.source is None or source_hash(proposal.source) not in self.state.seen_sources:
+                break
+            proposal = await operator.propose(request)
         parent_ids = [p.candidate.id for p in parents]
         if proposal.source is None:
             self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",

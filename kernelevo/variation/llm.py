@@ -95,6 +95,9 @@ class LLMClient:
     """Async chat completions with retries and accounting."""
 
     def __init__(self, config: LLMConfig) -> None:
+        import litellm
+
+        litellm.suppress_debug_info = True  # its "Give Feedback" banner would land in the user's terminal
         self.config = config
         self.total = Usage(model=config.model)
 

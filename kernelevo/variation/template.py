@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 WARPS = (1, 2, 4, 8, 16, 32)
 STAGES = (1, 2, 3, 4, 5, 6)
-MIN_BLOCK, MAX_BLOCK = 1, 1 << 16
+# Block sizes beyond these fit no GPU's registers well and cost minutes to compile.
+MIN_BLOCK, MAX_BLOCK = 16, 1 << 14
+JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
 
 
 @dataclass(frozen=True)
@@ -48,16 +50,18 @@ class Tunable:
         if self.name == "num_stages":
             return STAGES
         if _power_of_two(self.value):
-            return tuple(1 << k for k in range(17) if MIN_BLOCK <= 1 << k <= MAX_BLOCK)
+            low, high = min(MIN_BLOCK, self.value), max(MAX_BLOCK, self.value)
+            return tuple(1 << k for k in range(31) if low <= 1 << k <= high)
         # a non-power-of-two integer (a split count, a group size): nearby values
         return tuple(sorted({max(1, self.value // 2), max(1, self.value - 1), self.value + 1, self.value * 2}))
 
-    def neighbours(self) -> list[int]:
+    def neighbours(self, steps: int = 1) -> list[int]:
+        """Values at most ``steps`` positions away along :meth:`choices`."""
         options = self.choices()
         if self.value not in options:
             return [v for v in options if v != self.value][:2]
         i = options.index(self.value)
-        return [options[j] for j in (i - 1, i + 1) if 0 <= j < len(options)]
+        return [options[j] for j in range(i - steps, i + steps + 1) if 0 <= j < len(options) and j != i]
 
 
 def _power_of_two(v: int) -> bool:
@@ -146,13 +150,21 @@ def describe(changes: dict[Tunable, int]) -> str:
     return ", ".join(f"{t.name} {t.value} -> {v}" for t, v in changes.items()) or "no change"
 
 
-def mutate(source: str, rng: random.Random, *, max_changes: int = 2) -> tuple[str, str] | None:
-    """A neighbour of ``source`` with one or two parameters moved; None when nothing is tunable."""
+def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: float = 0.25) -> tuple[str, str] | None:
+    """``source`` with one or two parameters moved; None when nothing is tunable.
+
+    Most moves go to a neighbouring value (a local search around the elite); with
+    ``jump_rate`` a parameter jumps up to ``JUMP_STEPS`` values away instead, so the
+    search does not stall once every neighbour of every elite has been tried.
+    """
     tunables = [t for t in find_tunables(source) if t.neighbours()]
     if not tunables:
         return None
     count = 1 if len(tunables) == 1 or rng.random() < 0.6 else min(max_changes, len(tunables))
-    changes = {t: rng.choice(t.neighbours()) for t in rng.sample(tunables, count)}
+    changes = {}
+    for t in rng.sample(tunables, count):
+        steps = JUMP_STEPS if rng.random() < jump_rate else 1
+        changes[t] = rng.choice(t.neighbours(steps))
     return apply(source, changes), describe(changes)
 
 

@@ -1,0 +1,144 @@
+"""Whole searches on the CPU: offline, with a scripted LLM, resumed, and after a killed driver."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from llm_server import Reply, ScriptedLLMServer
+
+from kernelevo.evaluation import EvalOptions
+from kernelevo.search.config import Budget, RunConfig
+from kernelevo.search.run import run_search
+from kernelevo.search.store import RunStore
+from kernelevo.spec import read_spec
+from kernelevo.variation.llm import LLMConfig
+from kernelevo.variation.metaprompt import MUTATIONS
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+CPU = EvalOptions(device="cpu")
+
+
+@pytest.fixture(scope="module")
+def gelu():
+    return read_spec(str(ROOT / "examples" / "gelu" / "spec.py"))
+
+
+def config(evaluations: int, **kw) -> RunConfig:
+    return RunConfig(budget=Budget(evaluations=evaluations), evaluation=CPU, **kw)
+
+
+def test_offline_search_fills_the_archive(gelu, tmp_path: Path) -> None:
+    outcome = asyncio.run(run_search(gelu, config(10), tmp_path / "run"))
+    state = outcome.state
+    assert outcome.reason == "evaluation budget (10) reached"
+    assert state.evaluated_count() == 10 and state.correct_count() >= 2
+    archive = state.archives[(0, "cpu-interpreter")]
+    assert len(archive) >= 2  # the two seeds sit in different cells
+    assert Counter(c.operator for c in state.candidates.values())["template"] >= 1
+    assert state.usage.calls == 0  # no LLM
+    lines = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
+    assert len(lines) == 10 and len({json.loads(x)["candidate_id"] for x in lines}) == 10
+    best = (tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "best.py").read_text()
+    assert f"spec sha256: {gelu.sha256}" in best and "class ModelNew" in best and "not a GPU speed" in best
+    document = json.loads((tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "archive.json").read_text())
+    assert len(document["elites"]) == len(archive) and document["elites"][0]["source"]
+
+
+def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    asyncio.run(run_search(gelu, config(5), out))
+    first = RunStore(out).evaluations()
+    outcome = asyncio.run(run_search(gelu, config(9), out, resume=True))
+    after = RunStore(out).evaluations()
+    assert outcome.state.evaluated_count() == 9 == len(after)
+    assert [e.candidate_id for e in after[:5]] == [e.candidate_id for e in first]
+    assert len({e.candidate_id for e in after}) == 9  # nothing evaluated twice
+    with pytest.raises(FileExistsError):
+        asyncio.run(run_search(gelu, config(9), out))  # a second fresh run into the same directory
+
+
+def test_killed_driver_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "kernelevo.cli", "run", str(ROOT / "examples" / "gelu" / "spec.py"),
+           "--out", str(out), "--device", "cpu", "--plain"]
+    driver = subprocess.Popen([*cmd, "--budget", "evals=40"], start_new_session=True, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    evaluations = out / "evaluations.jsonl"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and (not evaluations.exists() or len(evaluations.read_text().splitlines()) < 4):
+        time.sleep(0.5)
+    os.killpg(driver.pid, signal.SIGKILL)  # the driver and its judges, as a crash would
+    driver.wait()
+    before = RunStore(out).evaluations()
+    made = RunStore(out).candidates()
+    assert len(before) >= 4
+    done = subprocess.run([*cmd, "--resume", "--budget", f"evals={len(made) + 2}"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    after = RunStore(out).evaluations()
+    ids = [e.candidate_id for e in after]
+    assert ids[:len(before)] == [e.candidate_id for e in before]  # kept, in order
+    assert len(ids) == len(set(ids))  # none counted twice
+    assert {c.id for c in made} <= set(ids)  # made before the kill, evaluated after the resume
+
+
+def kernel_variant(seed: str, n: int) -> str:
+    blocks, warps = [256, 512, 1024, 2048, 4096], [1, 2, 4, 8]
+    source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={blocks[n % 5]}")
+    source = source.replace("num_warps=4", f"num_warps={warps[(n // 5) % 4]}")
+    return source + f"\n# variant {n}\n"
+
+
+EVOLVED = "\n".join(f"## {s}\nEvolved advice on {s.lower()}." for s in ("Philosophy", "Strategies", "Pitfalls",
+                                                                          "Analysis"))
+
+
+def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server: ScriptedLLMServer,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = (ROOT / "examples" / "gelu" / "seed.py").read_text()
+    counter = iter(range(10_000))
+
+    def respond(request: dict) -> Reply:
+        system = request["messages"][0]["content"]
+        user = request["messages"][-1]["content"]
+        if "You improve the instructions" in system:
+            return Reply(content=EVOLVED, prompt_tokens=300, completion_tokens=80)
+        n = next(counter)
+        if n in (1, 5):
+            return Reply(content="no code today")  # a malformed reply now and then
+        if "SEARCH" in user:  # the diff operator
+            return Reply(content="<<<<<<< SEARCH\n        x = x.contiguous()\n=======\n        x = x.contiguous()  "
+                                 f"# edit {n}\n>>>>>>> REPLACE")
+        return Reply(content=f"```python\n{kernel_variant(seed, n)}```")
+
+    llm_server.responder = respond
+    monkeypatch.setenv("KERNELEVO_TEST_KEY", "sk-test")
+    llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_TEST_KEY",
+                    max_retries=0)
+    outcome = asyncio.run(run_search(gelu, config(14, llm=llm, evolve_prompts_every=3, in_flight=3), tmp_path / "run"))
+    state = outcome.state
+    made_by_llm = [c for c in state.candidates.values() if c.operator.startswith("llm")]
+    assert made_by_llm, Counter(c.operator for c in state.candidates.values())
+    for candidate in made_by_llm:  # lineage points at real parents; each carries its own tokens
+        assert candidate.parent_ids and all(p in state.candidates for p in candidate.parent_ids)
+        assert candidate.usage.calls == 1 and candidate.usage.tokens == 150 and candidate.prompt_id is not None
+    served = len(llm_server.requests)
+    assert state.usage.calls == served  # every call counted: kernels, failures, prompt evolutions
+    assert state.usage.cost_known and state.usage.cost_usd > 0
+    evolved = [p for p in state.prompts.prompts if p.parent_id is not None]
+    assert evolved and evolved[0].mutation in MUTATIONS and "Evolved advice" in evolved[0].render()
+    assert any(f.kind == "unusable_reply" for f in state.failures)
+    stored = json.loads((tmp_path / "run" / "prompts.json").read_text())
+    assert len(stored["prompts"]) == len(state.prompts.prompts)
+    assert re.search(r"llm-", " ".join(state.bandit.stats))
