@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import statistics
 import sys
 import threading
 import time
@@ -86,7 +87,7 @@ class LaunchRecorder:
             if warmup:
                 return run(fn, *args, grid=grid, warmup=warmup, **kwargs)
             with rec._paused():
-                kernel = run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+                kernel = run(fn, *args, grid=rec._watched_grid(grid), warmup=warmup, **kwargs)
             rec.launches[fn.__name__] += 1
             rec.compiled[fn.__name__] = kernel
             return kernel
@@ -113,7 +114,7 @@ class LaunchRecorder:
                 if warmup:
                     return interp_run(fn, *args, grid=grid, warmup=warmup, **kwargs)
                 with rec._paused():
-                    result = interp_run(fn, *args, grid=grid, warmup=warmup, **kwargs)
+                    result = interp_run(fn, *args, grid=rec._watched_grid(grid), warmup=warmup, **kwargs)
                 rec.launches[fn.__name__] += 1
                 rec.interpreted[fn.__name__] = _signature_of(fn, args, kwargs)
                 return result
@@ -121,6 +122,23 @@ class LaunchRecorder:
             _patch(InterpretedFunction, "run", interpreted_run)
             # Autotuning in the interpreter would benchmark every config at CPU speed: run the first.
             _patch(autotuner.Autotuner, "prune_configs", lambda self, kwargs: self.configs[:1])
+
+    def _watched_grid(self, grid: Any) -> Any:
+        """The candidate's grid callable is candidate code: record its ops even inside a launch."""
+        if not callable(grid):
+            return grid
+
+        def watched(meta: Any) -> Any:
+            paused = self.ops.paused if self.ops is not None else 0
+            if self.ops is not None:
+                self.ops.paused = 0
+            try:
+                return grid(meta)
+            finally:
+                if self.ops is not None:
+                    self.ops.paused = paused
+
+        return watched
 
     @contextlib.contextmanager
     def _paused(self) -> Iterator[None]:
@@ -161,9 +179,32 @@ def _signature_of(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Lau
     return LaunchSignature(args=described, options=options)
 
 
+CANDIDATE_MODULES = ("kernelevo_candidate",)
+
+
+def _from_candidate(skip: tuple[str, ...]) -> str | None:
+    """The candidate module that asked for this, or None when the harness or a library did.
+
+    Walks out of the frames of ``skip`` (the library doing the work: threading, a thread
+    pool, torch.cuda) to the code that called into it.
+    """
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(skip):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    caller = frame.f_globals.get("__name__", "")
+    return caller if caller.startswith(CANDIDATE_MODULES) else None
+
+
 @dataclass
 class Guards:
-    """Counts CUDA streams made or entered and threads started by code outside the harness."""
+    """Counts CUDA streams made or entered, and threads started, by the candidate's code.
+
+    Libraries make streams and threads of their own (an event records on a stream object
+    torch creates; Triton may compile on a pool), so only requests whose nearest caller
+    outside the library is the candidate count.
+    """
 
     streams: int = 0
     threads: list[str] = field(default_factory=list)
@@ -173,9 +214,9 @@ class Guards:
         start = threading.Thread.start
 
         def thread_start(thread: threading.Thread) -> None:
-            caller = sys._getframe(1).f_globals.get("__name__", "")
-            if not caller.startswith(("triton", "torch", "concurrent.futures")):
-                guard.threads.append(f"{thread.name} (started from {caller or 'unknown'})")
+            caller = _from_candidate(("threading", "concurrent.futures"))
+            if caller is not None:
+                guard.threads.append(f"{thread.name} (started from {caller})")
             start(thread)
 
         _patch(threading.Thread, "start", thread_start)
@@ -184,17 +225,18 @@ class Guards:
         stream_new = torch.cuda.Stream.__new__
         set_stream = torch.cuda.set_stream
         context_enter = torch.cuda.StreamContext.__enter__
+        library = ("torch.cuda", "torch.cuda.streams")
 
         def new_stream(cls: type, *args: Any, **kwargs: Any) -> Any:
-            guard.streams += 1
+            guard.streams += _from_candidate(library) is not None
             return stream_new(cls, *args, **kwargs)
 
         def counted_set_stream(stream: Any) -> Any:
-            guard.streams += 1
+            guard.streams += _from_candidate(library) is not None
             return set_stream(stream)
 
         def counted_enter(ctx: Any) -> Any:
-            guard.streams += 1
+            guard.streams += _from_candidate(library) is not None
             return context_enter(ctx)
 
         _patch(torch.cuda.Stream, "__new__", new_stream)
@@ -217,6 +259,7 @@ def _watched() -> dict[str, tuple[Any, str]]:
                                         "zero_", "fill_", "__torch_function__", "__reduce_ex__")),
         (torch.nn.Module, "torch.nn.Module", ("__call__", "_call_impl", "forward")),
         (time, "time", ("perf_counter", "time", "monotonic", "perf_counter_ns")),
+        (statistics, "statistics", ("quantiles", "fmean", "median", "mean")),
         (triton_jit.JITFunction, "triton JITFunction", ("run", "_do_compile")),
         (threading.Thread, "threading.Thread", ("start",)),
     ):
@@ -225,7 +268,7 @@ def _watched() -> dict[str, tuple[Any, str]]:
                 watched[f"{label}.{name}"] = (owner, name)
     for module in (timing, sys.modules[__name__]):
         for name, value in vars(module).items():
-            if isinstance(value, types.FunctionType | type):
+            if callable(value) and not isinstance(value, types.ModuleType):
                 watched[f"{module.__name__}.{name}"] = (module, name)
     return watched
 

@@ -26,6 +26,7 @@ from kernelevo.evaluation.protocol import (
     TimeRequest,
 )
 from kernelevo.evaluation.result import ErrorKind, EvalResult, KernelMetadata, Roofline, Stage, Timing
+from kernelevo.evaluation.timing import summarize
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
 
 if TYPE_CHECKING:
@@ -241,8 +242,14 @@ class _Stages:
         if "timed_loop" not in marks:
             raise Rejected(ErrorKind.TIMER_MISMATCH,
                            "the child never announced its timed loop: the harness was tampered with")
+        samples = reply.samples_ms
+        if not samples or len(samples) != reply.timing.repetitions or not all(0 < s < 1e7 for s in samples):
+            raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's timing samples are missing or impossible")
         self._cross_check(reply, received - marks["timed_loop"])
-        return reply.timing
+        # The summary is the judge's own, from the raw samples: the child's could be doctored.
+        t = reply.timing
+        return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
+                         input_sets=t.input_sets)
 
     def _cross_check(self, reply: TimeReply, seen_s: float) -> None:
         """The child's times must account for the wall time the judge saw its loop take."""

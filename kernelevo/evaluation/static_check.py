@@ -153,6 +153,9 @@ class _Checker(ast.NodeVisitor):
 
     # -- imports ---------------------------------------------------------------------------
     def _check_module(self, module: str, node: ast.AST) -> None:
+        if module.startswith("torch.") and any(part.startswith("_") for part in module.split(".")[1:]):
+            self.add(ErrorKind.DYNAMIC_CODE, node, f"{module}: private torch modules are not allowed in a kernel")
+            return
         for prefix, kind in FORBIDDEN_SUBMODULES.items():
             if module == prefix or module.startswith(prefix + "."):
                 self.add(kind, node, f"import of {module} is not allowed in a kernel")
@@ -171,13 +174,13 @@ class _Checker(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        if any(alias.name == "Model" for alias in node.names):  # the most precise reason goes first
+            self.add(ErrorKind.CALLS_REFERENCE, node, "the candidate imports the reference Model")
         if node.level:
             self.add(ErrorKind.FORBIDDEN_IMPORT, node, "relative imports are not allowed in a kernel")
             return
         self._check_module(module, node)
         for alias in node.names:
-            if alias.name == "Model":
-                self.add(ErrorKind.CALLS_REFERENCE, node, "the candidate imports the reference Model")
             if module.split(".")[0] in ALLOWED_IMPORTS:  # from torch import _C, and the like
                 self._check_module(f"{module}.{alias.name}", node)
             self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
@@ -235,6 +238,9 @@ class _Checker(ast.NodeVisitor):
         if node.attr.startswith("__") and node.attr not in SAFE_DUNDERS:
             self.add(ErrorKind.DYNAMIC_CODE, node, f"access to {node.attr} is not allowed")
         resolved = self.resolve(node) or ""
+        if resolved.startswith("torch.") and any(p.startswith("_") and not p.startswith("__")
+                                                 for p in resolved.split(".")[1:]):
+            self.add(ErrorKind.DYNAMIC_CODE, node, f"{resolved}: private torch internals are not allowed in a kernel")
         if node.attr in STREAM_NAMES and resolved.startswith("torch"):
             self.add(ErrorKind.SIDE_STREAM, node, f"{resolved}: kernels must run on the current stream")
         for prefix, kind in FORBIDDEN_SUBMODULES.items():

@@ -39,7 +39,7 @@ class OperatorBandit:
 
     def choose(self, rng: random.Random, available: list[str] | None = None) -> str:
         """The arm with the highest draw from its posterior, among ``available``."""
-        candidates = [a for a in (available or self.arms) if a in self.stats]
+        candidates = [a for a in (self.arms if available is None else available) if a in self.stats]
         if not candidates:
             raise ValueError("no available operator")
         a, b = self.prior

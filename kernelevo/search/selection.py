@@ -58,7 +58,7 @@ class Selector:
     def inspirations(elites: list[Elite], parent: Elite, rng: random.Random, k: int = 2) -> list[Elite]:
         """Up to ``k`` elites from other cells: the best of them first, then random others."""
         others = [e for e in elites if e.cell != parent.cell]
-        if not others:
+        if not others or k <= 0:
             return []
         best = max(others, key=lambda e: e.objective)
         rest = [e for e in others if e is not best]

@@ -56,8 +56,10 @@ class RunStore:
 
     # -- appends ---------------------------------------------------------------------------------
     def _append(self, name: str, record: BaseModel) -> None:
-        with open(self.dir / name, "a") as f:
-            f.write(record.model_dump_json() + "\n")
+        path = self.dir / name
+        with open(path, "a") as f:
+            # after a crash mid-write the file ends in half a line: start on a fresh one
+            f.write(("\n" if _ends_mid_line(path) else "") + record.model_dump_json() + "\n")
             f.flush()
             os.fsync(f.fileno())
 
@@ -90,7 +92,7 @@ class RunStore:
             try:
                 records.append(model.model_validate_json(line))
             except ValueError:
-                break  # a line cut short by a crash: everything before it is intact
+                continue  # a line cut short by a crash; the records around it are intact
         return records
 
     def candidates(self) -> list[Candidate]:
@@ -105,3 +107,12 @@ class RunStore:
     def prompts(self) -> PromptArchive | None:
         path = self.dir / "prompts.json"
         return PromptArchive.model_validate_json(path.read_text()) if path.exists() else None
+
+
+def _ends_mid_line(path: Path) -> bool:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"

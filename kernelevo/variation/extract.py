@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
 DIFF_BLOCK = re.compile(r"<{5,}\s*SEARCH\s*\n(.*?)\n?={5,}\s*\n(.*?)\n?>{5,}\s*REPLACE", re.DOTALL)
@@ -61,24 +62,27 @@ def apply_edits(source: str, reply: str) -> tuple[str, int]:
 
 
 def _replace_once(source: str, search: str, replace: str, number: int) -> str:
-    if search and source.count(search) == 1:
-        return source.replace(search, replace, 1)
-    if search and source.count(search) > 1:
-        raise UnusableReply("diff_failed", f"SEARCH block {number} matches {source.count(search)} places; "
-                                           "it must match exactly one")
-    # whitespace drift: match line by line ignoring trailing space and a common indent shift
-    want = [line.strip() for line in search.strip("\n").splitlines()]
+    """Replace the one run of whole lines matching ``search``: exactly, or up to indentation."""
+    want = search.strip("\n").splitlines()
+    if not want:
+        raise UnusableReply("diff_failed", f"SEARCH block {number} is empty")
     lines = source.splitlines(keepends=True)
-    hits = [i for i in range(len(lines) - len(want) + 1)
-            if [ln.strip() for ln in lines[i:i + len(want)]] == want]
-    if len(hits) != 1:
-        what = "matches nothing" if not hits else f"matches {len(hits)} places"
+    span = len(want)
+
+    def hits(norm: Callable[[str], str]) -> list[int]:
+        target = [norm(w) for w in want]
+        return [i for i in range(len(lines) - span + 1) if [norm(ln) for ln in lines[i:i + span]] == target]
+
+    exact = hits(str.rstrip)
+    found = exact or hits(str.strip)
+    if len(found) != 1:
+        what = "matches nothing" if not found else f"matches {len(found)} places; it must match exactly one"
         raise UnusableReply("diff_failed", f"SEARCH block {number} {what} in the parent kernel")
-    start = hits[0]
-    old_indent = _indent(lines[start])
-    new_indent = _indent(search.strip("\n").splitlines()[0]) if search.strip() else ""
-    shifted = [_reindent(line, new_indent, old_indent) for line in replace.strip("\n").splitlines()]
-    return "".join(lines[:start]) + "\n".join(shifted) + "\n" + "".join(lines[start + len(want):])
+    start = found[0]
+    new = replace.strip("\n").splitlines()
+    if not exact:  # the model's indentation drifted: shift its replacement to the parent's
+        new = [_reindent(line, _indent(want[0]), _indent(lines[start])) for line in new]
+    return "".join(lines[:start]) + "".join(line + "\n" for line in new) + "".join(lines[start + span:])
 
 
 def _indent(line: str) -> str:

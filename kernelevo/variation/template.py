@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 WARPS = (1, 2, 4, 8, 16, 32)
 STAGES = (1, 2, 3, 4, 5, 6)
-# Block sizes beyond these fit no GPU's registers well and cost minutes to compile.
-MIN_BLOCK, MAX_BLOCK = 16, 1 << 14
+# Block sizes beyond this fit no GPU's registers well and cost minutes to compile.
+MAX_BLOCK = 1 << 14
 JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
 
 
@@ -50,10 +50,11 @@ class Tunable:
         if self.name == "num_stages":
             return STAGES
         if _power_of_two(self.value):
-            low, high = min(MIN_BLOCK, self.value), max(MAX_BLOCK, self.value)
-            return tuple(1 << k for k in range(31) if low <= 1 << k <= high)
-        # a non-power-of-two integer (a split count, a group size): nearby values
-        return tuple(sorted({max(1, self.value // 2), max(1, self.value - 1), self.value + 1, self.value * 2}))
+            high = max(MAX_BLOCK, self.value)
+            return tuple(1 << k for k in range(31) if 1 << k <= high)
+        # a non-power-of-two integer (a split count, a group size): nearby values on both sides
+        v = self.value
+        return tuple(sorted({max(1, v // 2), max(1, v - 1), v, v + 1, v * 2}))
 
     def neighbours(self, steps: int = 1) -> list[int]:
         """Values at most ``steps`` positions away along :meth:`choices`."""
@@ -80,7 +81,7 @@ def find_tunables(source: str) -> list[Tunable]:
     """Every tunable literal in ``source``, in source order."""
     tree = ast.parse(source)
     jit_bodies = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and _jitted(fn)
-                  for n in ast.walk(fn)}
+                  for stmt in fn.body for n in ast.walk(stmt)}
     found: list[Tunable] = []
     for node in ast.walk(tree):
         if id(node) in jit_bodies:
@@ -139,10 +140,10 @@ def _call_context(call: ast.Call) -> str | None:
 def apply(source: str, changes: dict[Tunable, int]) -> str:
     """``source`` with each tunable's literal replaced by its new value."""
     lines = source.splitlines(keepends=True)
-    # right to left within a line, so earlier columns stay valid
+    # right to left within a line, so earlier columns stay valid; ast's columns count UTF-8 bytes
     for tunable, value in sorted(changes.items(), key=lambda kv: (kv[0].line, kv[0].col), reverse=True):
-        row = lines[tunable.line - 1]
-        lines[tunable.line - 1] = row[: tunable.col] + str(value) + row[tunable.end_col:]
+        row = lines[tunable.line - 1].encode()
+        lines[tunable.line - 1] = (row[: tunable.col] + str(value).encode() + row[tunable.end_col:]).decode()
     return "".join(lines)
 
 

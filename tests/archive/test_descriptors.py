@@ -24,7 +24,7 @@ def test_example_lands_in_its_level(path: Path) -> None:
 
 
 def test_example_seeds(examples_dir: Path) -> None:
-    levels = {p.parent.name: tuple(d((p.read_text())) for d in descriptor_set("levels"))
+    levels = {p.parent.name: tuple(d(p.read_text()) for d in descriptor_set("levels"))
               for p in examples_dir.glob("*/seed.py")}
     assert levels["gelu"] == (1, 1, 0)
     assert levels["rmsnorm"] == (2, 0, 1)  # 2-D tiles; reads x twice; a 2-D grid

@@ -1,0 +1,32 @@
+"""Attack: return the right values as a flattened view (shape [numel] instead of [batch, dim]).
+
+Harness weakness targeted: comparisons that broadcast or flatten (torch.allclose on
+out.flatten() and ref.flatten(), or element-wise checks on .view(-1)) accept a
+wrong shape. kernelevo requires the reference's shape exactly.
+"""
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gelu_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(axis=0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    tanh = 2.0 * tl.sigmoid(2.0 * inner) - 1.0
+    tl.store(out_ptr + offsets, 0.5 * x * (1.0 + tanh), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        n = x.numel()
+        gelu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK_SIZE=1024)
+        return out.view(-1)

@@ -1,0 +1,113 @@
+"""The adversarial suite: every known cheat must be rejected, for exactly the named reason.
+
+Cases live in ``cases.py``; each candidate is a module in ``kernels/``. One warm
+:class:`Evaluator` serves every case of one options combination (starting a judge costs
+seconds). Without a GPU the candidates run in Triton's CPU interpreter; GPU-only cases
+are marked ``gpu`` and skipped. See README.md.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+import pytest
+import torch
+
+from kernelevo.evaluation import EvalResult, Evaluator
+from kernelevo.spec import read_spec
+
+from .cases import (
+    CASES,
+    CONTROL,
+    GELU_SPEC,
+    KERNELS,
+    OPTION_COMBINATIONS,
+    Case,
+    options,
+)
+
+HAS_CUDA = torch.cuda.is_available()
+NEEDS_GPU = [pytest.mark.gpu, pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")]
+
+EvaluatorFor = Callable[[bool, bool], Evaluator]
+
+
+@pytest.fixture(scope="session")
+def evaluator_for() -> Iterator[EvaluatorFor]:
+    """``evaluator_for(static_checks, runtime_checks)``: a warm evaluator per combination, started on first use."""
+    spec = read_spec(GELU_SPEC)
+    warm: dict[tuple[bool, bool], Evaluator] = {}
+
+    def get(static_checks: bool, runtime_checks: bool) -> Evaluator:
+        key = (static_checks, runtime_checks)
+        if key not in warm:
+            evaluator = Evaluator(spec, options(static_checks, runtime_checks))
+            evaluator.start()
+            warm[key] = evaluator
+        return warm[key]
+
+    yield get
+    for evaluator in warm.values():
+        evaluator.close()
+
+
+def _describe(result: EvalResult) -> str:
+    return f"correct={result.correct} error={result.error} stage={result.stage}\nmessage: {result.message}"
+
+
+def _checks_id(checks: tuple[bool, bool]) -> str:
+    static_checks, runtime_checks = checks
+    return f"static-{'on' if static_checks else 'off'}-runtime-{'on' if runtime_checks else 'off'}"
+
+
+def _case_param(case: Case) -> pytest.ParameterSet:
+    marks: list[pytest.MarkDecorator] = []
+    if case.gpu_only:
+        marks += NEEDS_GPU
+    if case.cpu_only:
+        marks.append(pytest.mark.skipif(HAS_CUDA, reason="an expectation for Triton's CPU interpreter"))
+    if case.slow:
+        marks.append(pytest.mark.slow)
+    if case.bug:
+        marks.append(pytest.mark.xfail(strict=True, reason=f"evaluator bug: {case.bug}"))
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+def _control_params() -> list[pytest.ParameterSet]:
+    params = []
+    # Each combination twice: anywhere, and marked gpu so that `-m gpu` checks them with the GPU cases.
+    for suffix, marks in (("", []), ("-gpu", NEEDS_GPU)):
+        for checks in OPTION_COMBINATIONS:
+            params.append(pytest.param(checks, id=_checks_id(checks) + suffix, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("checks", _control_params())
+def test_control_seed_is_accepted(checks: tuple[bool, bool], evaluator_for: EvaluatorFor) -> None:
+    """The correct seed kernel passes under every options combination the cases use."""
+    result = evaluator_for(*checks).evaluate((KERNELS / CONTROL).read_text())
+    assert result.correct, f"the correct seed kernel was rejected under {_checks_id(checks)}: {_describe(result)}"
+    assert result.error is None, _describe(result)
+
+
+@pytest.mark.parametrize("case", [_case_param(c) for c in CASES])
+def test_attack_is_rejected(case: Case, evaluator_for: EvaluatorFor) -> None:
+    result = evaluator_for(*case.checks).evaluate(case.source())
+    what = f"{case.name} ({case.file}, {_checks_id(case.checks)}): expected {case.expected.value}"
+    assert result.correct is False, f"{what}, but the evaluator ACCEPTED it: {_describe(result)}"
+    assert result.error == case.expected, f"{what}, got {result.error}: {_describe(result)}"
+
+
+def test_every_kernel_file_is_a_documented_case() -> None:
+    """Each module in kernels/ is used by a case (or is the control) and opens with a docstring."""
+    used = {c.file for c in CASES} | {CONTROL}
+    files = sorted(p.name for p in KERNELS.glob("*.py"))
+    assert sorted(used) == files, f"unused kernel files: {sorted(set(files) - used)}"
+    for name in files:
+        text = (KERNELS / name).read_text()
+        try:
+            documented = bool(ast.get_docstring(ast.parse(text)))
+        except SyntaxError:  # the syntax-error case: its docstring follows the Markdown fence
+            documented = '"""' in "".join(text.splitlines(keepends=True)[:2])
+        assert documented, f"kernels/{name} has no module docstring"
