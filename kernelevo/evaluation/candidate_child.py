@@ -202,7 +202,8 @@ class CandidateRunner:
             with torch.no_grad():
                 run = time_callable(
                     call, sets, device=self.device, flusher=self.flusher, warmup=request.warmup,
-                    min_reps=request.min_reps, max_reps=request.max_reps, budget_ms=request.budget_ms,
+                    warmup_ms=request.warmup_ms, min_reps=request.min_reps, min_measure_ms=request.min_measure_ms,
+                    max_reps=request.max_reps, budget_ms=request.budget_ms,
                     target_rel_iqr=request.target_rel_iqr, interpreted=not self.gpu,
                     on_loop_start=lambda: self._progress("timed_loop"),
                 )

@@ -153,8 +153,10 @@ class Judge:
         try:
             with self.problem.variant(variant), torch.no_grad():
                 run = time_callable(call, sets, device=self.device, flusher=self.flusher, warmup=opts.warmup_reps,
-                                    min_reps=opts.min_reps, max_reps=opts.max_reps, budget_ms=opts.timing_budget_ms,
-                                    target_rel_iqr=opts.target_rel_iqr, interpreted=False)
+                                    warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
+                                    min_measure_ms=opts.min_measure_ms, max_reps=opts.max_reps,
+                                    budget_ms=opts.timing_budget_ms, target_rel_iqr=opts.target_rel_iqr,
+                                    interpreted=False)
         except Exception as exc:  # torch.compile may fail on a machine without a compiler
             return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
         return run.timing

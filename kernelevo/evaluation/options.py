@@ -27,7 +27,9 @@ class EvalOptions(BaseModel):
     allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
     # timing
     warmup_reps: int = Field(default=3, ge=0)
-    min_reps: int = Field(default=10, ge=1)
+    warmup_ms: float = Field(default=30.0, ge=0)  # an idle GPU needs tens of ms to raise its clocks
+    min_reps: int = Field(default=20, ge=1)
+    min_measure_ms: float = Field(default=100.0, ge=0)  # summed kernel time before the spread may stop the loop
     max_reps: int = Field(default=1000, ge=1)
     timing_budget_ms: float = Field(default=1000.0, gt=0)  # per callable, adaptive repetitions stop here
     target_rel_iqr: float = Field(default=0.02, gt=0)  # stop early once IQR/median is below this
@@ -52,6 +54,8 @@ class EvalOptions(BaseModel):
         return self.model_copy(
             update={
                 "min_reps": min(self.min_reps, 3),
+                "warmup_ms": 0.0,
+                "min_measure_ms": 0.0,
                 "max_reps": min(self.max_reps, 20),
                 "warmup_reps": min(self.warmup_reps, 1),
                 "timing_budget_ms": min(self.timing_budget_ms, 300.0),

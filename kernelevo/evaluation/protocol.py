@@ -91,7 +91,9 @@ class TimeRequest:
     variant: str
     seeds: list[int]
     warmup: int
+    warmup_ms: float
     min_reps: int
+    min_measure_ms: float
     max_reps: int
     budget_ms: float
     target_rel_iqr: float

@@ -225,8 +225,8 @@ class _Stages:
 
         opts = self.opts
         request = TimeRequest(self.judge.timed_variant, [fresh_seed() for _ in range(opts.timing_input_sets)],
-                              opts.warmup_reps, opts.min_reps, opts.max_reps, opts.timing_budget_ms,
-                              opts.target_rel_iqr)
+                              opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,
+                              opts.timing_budget_ms, opts.target_rel_iqr)
         marks: dict[str, float] = {}
 
         def mark(note: Progress, at: float) -> None:

@@ -76,7 +76,9 @@ def time_callable(
     device: torch.device,
     flusher: L2Flusher | None = None,
     warmup: int = 3,
+    warmup_ms: float = 0.0,
     min_reps: int = 10,
+    min_measure_ms: float = 0.0,
     max_reps: int = 1000,
     budget_ms: float = 1000.0,
     target_rel_iqr: float = 0.02,
@@ -85,18 +87,23 @@ def time_callable(
 ) -> TimingRun:
     """Time ``fn(*inputs)`` over rotated ``input_sets``; see the module docstring.
 
-    ``budget_ms`` bounds the wall time of the measured loop (at least ``min_reps`` calls
-    are made whatever it costs); ``on_loop_start`` is called right before the first
-    measured call, so a parent can time the loop from outside.
+    Warm-up runs at least ``warmup`` calls and ``warmup_ms`` of wall time (a GPU that was
+    idle needs tens of ms to raise its clocks). The measured loop makes at least
+    ``min_reps`` calls and ``min_measure_ms`` of kernel time, then stops once the spread is
+    below ``target_rel_iqr`` or ``budget_ms`` of wall time has passed. ``on_loop_start``
+    is called right before the first measured call, so a parent can time the loop.
     """
     if not input_sets:
         raise ValueError("time_callable needs at least one input set")
     cuda = device.type == "cuda"
     if flusher is None and cuda:
         flusher = L2Flusher(device)
-    for i in range(warmup):
+    warm_until = _perf_counter() + warmup_ms / 1000.0
+    i = 0
+    while i < warmup or _perf_counter() < warm_until:
         fn(*input_sets[i % len(input_sets)])
-    _sync(cuda)
+        _sync(cuda)
+        i += 1
 
     samples: list[float] = []
     if on_loop_start is not None:
@@ -121,8 +128,8 @@ def time_callable(
             t0 = _perf_counter()
             fn(*inputs)
             samples.append((_perf_counter() - t0) * 1000.0)
-        n = len(samples)
-        if n >= min_reps and (_perf_counter() >= deadline or _settled(samples, target_rel_iqr)):
+        enough = len(samples) >= min_reps and sum(samples) >= min_measure_ms
+        if enough and (_perf_counter() >= deadline or _settled(samples, target_rel_iqr)):
             break
     loop_wall = _perf_counter() - loop_start
     timing = summarize(samples, method="cuda_events" if cuda else "perf_counter", interpreted=interpreted,

@@ -55,3 +55,17 @@ def test_cuda_events_with_flush() -> None:
     assert run.timing.method == "cuda_events" and run.timing.l2_flushed
     # 512 MiB read and written: at most ~5 TB/s, so at least ~0.2 ms
     assert run.timing.median_ms > 0.15
+
+
+def test_warms_up_and_measures_for_a_minimum_time() -> None:
+    calls: list[float] = []
+
+    def fn() -> None:
+        calls.append(time.perf_counter())
+        time.sleep(0.002)
+
+    run = time_callable(fn, [()], device=torch.device("cpu"), warmup=1, warmup_ms=30, min_reps=3,
+                        min_measure_ms=50, max_reps=10_000, budget_ms=10_000, target_rel_iqr=10.0)
+    warm = len(calls) - run.timing.repetitions
+    assert warm >= 10  # 30 ms of 2 ms calls
+    assert sum(run.samples_ms) >= 50 and run.timing.repetitions >= 20
