@@ -216,15 +216,30 @@ class Sandbox:
         ``time.perf_counter()`` at which it arrived. On a timeout the child is killed and
         :class:`SandboxFailure` names the phase that ran out.
         """
+        self.send(request, start_timeout_s=deadlines.get("start", 120.0))
+        return self.receive(deadlines, first_phase=first_phase, on_progress=on_progress)
+
+    def send(self, request: Any, *, start_timeout_s: float = 120.0) -> None:
+        """Send ``request`` without waiting for its reply (collect it with :meth:`receive`)."""
         if not self._ready:
-            self.wait_ready(deadlines.get("start", 120.0))
+            self.wait_ready(start_timeout_s)
         assert self._conn is not None
-        phase, detail = first_phase, ""
-        deadline = time.monotonic() + self._limit(deadlines, phase)
         try:
             self._conn.send(request)
         except (OSError, BrokenPipeError):
-            raise self._death(phase) from None
+            raise self._death("send") from None
+
+    def receive(
+        self,
+        deadlines: Mapping[str, float],
+        *,
+        first_phase: str = "run",
+        on_progress: Callable[[Progress, float], None] | None = None,
+    ) -> Any:
+        """The reply to the request last sent; deadlines and failures as in :meth:`call`."""
+        assert self._conn is not None, "the sandbox is not running"
+        phase, detail = first_phase, ""
+        deadline = time.monotonic() + self._limit(deadlines, phase)
         while True:
             remaining = deadline - time.monotonic()
             try:

@@ -1,8 +1,9 @@
 """The candidate's child: the only process that runs a candidate's code.
 
-A fresh child serves one candidate. It imports torch and triton, creates its CUDA context
-and installs the runtime checks (:mod:`kernelevo.evaluation.instrument`) before it is
-handed a candidate, so that cost is paid while the previous candidate is judged. It
+A fresh child serves one candidate. It imports torch and triton and installs the runtime
+checks (:mod:`kernelevo.evaluation.instrument`) while the previous candidate is judged;
+its CUDA context is created on a :class:`Warm` request, which the judge sends only once
+the previous candidate's timing is over, so a new context never disturbs a measurement. It
 builds its inputs from seeds the judge sends, runs the candidate, and sends back outputs
 and timings; it decides nothing. A CUDA error poisons the process, so the judge throws
 the child away after each candidate.
@@ -37,6 +38,7 @@ from kernelevo.evaluation.protocol import (
     MetadataRequest,
     TimeReply,
     TimeRequest,
+    Warm,
 )
 from kernelevo.evaluation.result import ErrorKind, KernelMetadata
 from kernelevo.evaluation.timing import L2Flusher, time_callable
@@ -62,12 +64,8 @@ class CandidateRunner:
         self.device = pick_device(setup.device)
         self.gpu = self.device.type == "cuda"
         self.flusher: L2Flusher | None = None
-        if self.gpu:
-            torch.cuda.set_device(self.device)
-            torch.cuda.set_per_process_memory_fraction(setup.gpu_memory_fraction, self.device)
-            torch.cuda.init()
-            self.flusher = L2Flusher(self.device)
-            torch.cuda.synchronize()
+        self.memory_fraction = setup.gpu_memory_fraction
+        self.warm = False
         self.problem = Problem(setup.spec)
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
         self.recorder = LaunchRecorder(on_phase=self._progress)
@@ -85,6 +83,9 @@ class CandidateRunner:
 
     def handle(self, request: Any) -> Any:
         self._sent.clear()
+        if isinstance(request, Warm):
+            return self._warm()
+        self._warm()  # a judge that sent no Warm gets a context anyway
         if isinstance(request, Load):
             return self._load(request)
         if isinstance(request, Check):
@@ -94,6 +95,16 @@ class CandidateRunner:
         if isinstance(request, MetadataRequest):
             return self._metadata()
         raise TypeError(f"unknown request {type(request).__name__}")
+
+    def _warm(self) -> str:
+        if self.gpu and not self.warm:
+            torch.cuda.set_device(self.device)
+            torch.cuda.set_per_process_memory_fraction(self.memory_fraction, self.device)
+            torch.cuda.init()
+            self.flusher = L2Flusher(self.device)
+            torch.cuda.synchronize()
+        self.warm = True
+        return "warm"
 
     # -- load ------------------------------------------------------------------------------
     def _load(self, request: Load) -> ChildError | None:

@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
-from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup
+from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup, Warm
 from kernelevo.evaluation.result import EvalResult, Timing
 from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
 from kernelevo.sandbox import Limits, Sandbox
@@ -34,11 +34,19 @@ def fresh_seed() -> int:
 
 
 class ChildPool:
-    """Children started ahead of need; each serves one candidate and is then killed."""
+    """Children started ahead of need; each serves one candidate and is then killed.
 
-    def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits) -> None:
+    A child starts (imports) as soon as the previous one is taken. When ``warm_request``
+    is given, it is sent to the spares by :meth:`warm` (after a candidate's timing) and its
+    reply collected on :meth:`take`, so their CUDA contexts are never created mid-measurement.
+    """
+
+    def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
+                 warm_request: Any = None, start_timeout_s: float = 180.0) -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
+        self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
         self.ready: list[Sandbox] = []
+        self.warming: set[int] = set()  # ids of children sent the warm request
 
     def _start_one(self) -> None:
         box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate")
@@ -50,14 +58,31 @@ class ChildPool:
         while len(self.ready) < max(self.spare, 1):
             self._start_one()
 
+    def warm(self) -> None:
+        """Send the warm request to every spare that has not had it (never blocks)."""
+        if self.warm_request is None:
+            return
+        for box in self.ready:
+            if id(box) not in self.warming and box.alive():
+                try:
+                    box.send(self.warm_request, start_timeout_s=self.start_timeout_s)
+                except Exception:  # a spare that died: take() replaces it
+                    continue
+                self.warming.add(id(box))
+
     def take(self, start_timeout_s: float) -> tuple[Sandbox, float]:
-        """A child whose handler is built, and the seconds spent waiting for it."""
+        """A ready (and warm) child, and the seconds spent waiting for it."""
         self.fill()
         box = self.ready.pop(0)
         if self.spare:
             self.fill()
         start = time.perf_counter()
         box.wait_ready(start_timeout_s)
+        if self.warm_request is not None:
+            if id(box) not in self.warming:
+                box.send(self.warm_request, start_timeout_s=start_timeout_s)
+            self.warming.discard(id(box))
+            box.receive({"*": start_timeout_s})
         return box, time.perf_counter() - start
 
     def close(self) -> None:
@@ -95,7 +120,9 @@ class Judge:
                                  list(self.options.allowed_torch_ops))
         spare = self.options.spare_children
         self.pool = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner", child_setup,
-                              env=sandbox_env(gpu=self.gpu), spare=spare, limits=limits)
+                              env=sandbox_env(gpu=self.gpu), spare=spare, limits=limits,
+                              warm_request=Warm() if self.gpu else None,
+                              start_timeout_s=self.options.start_timeout_s)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
         self.aot_pool = None
         if not self.gpu and self.options.aot_metadata:

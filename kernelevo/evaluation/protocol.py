@@ -42,6 +42,11 @@ class ChildSetup:
 
 
 @dataclass
+class Warm:
+    """Create the CUDA context and the L2 flush buffer (sent once the previous candidate is timed)."""
+
+
+@dataclass
 class Load:
     """Import the candidate and build ModelNew for each variant."""
 

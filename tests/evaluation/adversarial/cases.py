@@ -16,6 +16,7 @@ from kernelevo.evaluation import ErrorKind, EvalOptions
 
 KERNELS = Path(__file__).parent / "kernels"
 GELU_SPEC = Path(__file__).resolve().parents[3] / "examples" / "gelu" / "spec.py"
+SPECS = Path(__file__).parent / "specs"
 CONTROL = "seed_control.py"
 
 
@@ -45,6 +46,7 @@ class Case:
     cpu_only: bool = False  # an expectation about Triton's CPU interpreter (skipped where CUDA is present)
     bug: str | None = None  # the evaluator's bug when it does not give `expected` (xfail, strict)
     slow: bool = False  # waits for a time limit
+    spec: Path = GELU_SPEC
 
     @property
     def path(self) -> Path:
@@ -59,8 +61,10 @@ class Case:
 
 
 def _case(name: str, file: str, expected: ErrorKind, why: str, *, static: bool = True, runtime: bool = True,
-          gpu_only: bool = False, cpu_only: bool = False, bug: str | None = None, slow: bool = False) -> Case:
-    return Case(name, file, expected, static, runtime, gpu_only, why, cpu_only=cpu_only, bug=bug, slow=slow)
+          gpu_only: bool = False, cpu_only: bool = False, bug: str | None = None, slow: bool = False,
+          spec: Path = GELU_SPEC) -> Case:
+    return Case(name, file, expected, static, runtime, gpu_only, why, cpu_only=cpu_only, bug=bug, slow=slow,
+                spec=spec)
 
 
 def _static(name: str, file: str, expected: ErrorKind, why: str, *, bug: str | None = None) -> Case:
@@ -166,12 +170,19 @@ CASES: tuple[Case, ...] = (
              "(CPU: the file counts the 8 correctness calls of the interpreter's 2 variants and patches perf_counter)",
              cpu_only=True),
     # 16. impossible times (GPU only: CPU timings are never speeds)
-    _case("below_floor_timer_0_6-gpu", "below_floor_timer_0_6.py", E.BELOW_PHYSICAL_FLOOR,
-          "0.6x of a near-roofline time is under 0.8x the floor, but above half the judge's wall time",
-          static=False, runtime=False, gpu_only=True),
-    _case("timer_mismatch_0_2-gpu", "timer_mismatch_0_2.py", E.TIMER_MISMATCH,
-          "5 redundant launches reported at 0.2x look near-roofline (no floor hit), "
-          "but add up to under half the judge's wall time",
+    # The timer patches below no longer change a single number: the harness binds the timer
+    # functions before any candidate is imported. With runtime checks on, the patch itself is found.
+    _runtime("patch_events_0_6-gpu", "below_floor_timer_0_6.py", E.MONKEY_PATCH,
+             "patching torch.cuda.Event.elapsed_time in forward is seen by the integrity snapshot",
+             gpu_only=True),
+    _runtime("patch_events_0_2-gpu", "timer_mismatch_0_2.py", E.MONKEY_PATCH,
+             "patching torch.cuda.Event.elapsed_time in forward is seen by the integrity snapshot",
+             gpu_only=True),
+    _default("skip_input_read-gpu", "skip_input_read.py", E.BELOW_PHYSICAL_FLOOR,
+             "writing x * 0 without reading x moves half the floor's bytes: a median under 0.8x the floor",
+             gpu_only=True, spec=SPECS / "scale_by_zero.py"),
+    _case("side_stream_timing-gpu", "side_stream_timing.py", E.TIMER_MISMATCH,
+          "events on the current stream time only the launch; the judge's wall clock sees the side stream's work",
           static=False, runtime=False, gpu_only=True),
     # 17. infinite loops
     _default("python_infinite_loop", "python_infinite_loop.py", E.TIMEOUT,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import torch
@@ -30,19 +31,18 @@ from .cases import (
 HAS_CUDA = torch.cuda.is_available()
 NEEDS_GPU = [pytest.mark.gpu, pytest.mark.skipif(not HAS_CUDA, reason="needs a CUDA GPU")]
 
-EvaluatorFor = Callable[[bool, bool], Evaluator]
+EvaluatorFor = Callable[..., Evaluator]
 
 
 @pytest.fixture(scope="session")
 def evaluator_for() -> Iterator[EvaluatorFor]:
-    """``evaluator_for(static_checks, runtime_checks)``: a warm evaluator per combination, started on first use."""
-    spec = read_spec(GELU_SPEC)
-    warm: dict[tuple[bool, bool], Evaluator] = {}
+    """``evaluator_for(static_checks, runtime_checks, spec=GELU_SPEC)``: a warm evaluator per combination."""
+    warm: dict[tuple[bool, bool, Path], Evaluator] = {}
 
-    def get(static_checks: bool, runtime_checks: bool) -> Evaluator:
-        key = (static_checks, runtime_checks)
+    def get(static_checks: bool, runtime_checks: bool, spec: Path = GELU_SPEC) -> Evaluator:
+        key = (static_checks, runtime_checks, spec)
         if key not in warm:
-            evaluator = Evaluator(spec, options(static_checks, runtime_checks))
+            evaluator = Evaluator(read_spec(str(spec)), options(static_checks, runtime_checks))
             evaluator.start()
             warm[key] = evaluator
         return warm[key]
@@ -93,7 +93,7 @@ def test_control_seed_is_accepted(checks: tuple[bool, bool], evaluator_for: Eval
 
 @pytest.mark.parametrize("case", [_case_param(c) for c in CASES])
 def test_attack_is_rejected(case: Case, evaluator_for: EvaluatorFor) -> None:
-    result = evaluator_for(*case.checks).evaluate(case.source())
+    result = evaluator_for(*case.checks, spec=case.spec).evaluate(case.source())
     what = f"{case.name} ({case.file}, {_checks_id(case.checks)}): expected {case.expected.value}"
     assert result.correct is False, f"{what}, but the evaluator ACCEPTED it: {_describe(result)}"
     assert result.error == case.expected, f"{what}, got {result.error}: {_describe(result)}"
