@@ -29,6 +29,7 @@ def options(static_checks: bool, runtime_checks: bool) -> EvalOptions:
         compile_timeout_s=30,
         timing_timeout_s=60,
         aot_metadata=False,  # register counts compiled ahead of time on CPU: no defence, only cost
+        baselines=["eager"],  # torch.compile's baseline costs seconds per judge and defends nothing
     )
 
 
