@@ -220,10 +220,9 @@ class Sandbox:
         return self.receive(deadlines, first_phase=first_phase, on_progress=on_progress)
 
     def send(self, request: Any, *, start_timeout_s: float = 120.0) -> None:
-        """Send ``request`` without waiting for its reply (collect it with :meth:`receive`)."""
-        if not self._ready:
-            self.wait_ready(start_timeout_s)
-        assert self._conn is not None
+        """Send ``request`` without waiting, even for a child still starting (see :meth:`receive`)."""
+        assert self._conn is not None, "start() the sandbox first"
+        self._start_timeout_s = start_timeout_s
         try:
             self._conn.send(request)
         except (OSError, BrokenPipeError):
@@ -236,8 +235,13 @@ class Sandbox:
         first_phase: str = "run",
         on_progress: Callable[[Progress, float], None] | None = None,
     ) -> Any:
-        """The reply to the request last sent; deadlines and failures as in :meth:`call`."""
+        """The reply to the request last sent; deadlines and failures as in :meth:`call`.
+
+        A child that was still starting when the request was sent answers "ready" first.
+        """
         assert self._conn is not None, "the sandbox is not running"
+        if not self._ready:
+            self.wait_ready(getattr(self, "_start_timeout_s", deadlines.get("start", 120.0)))
         phase, detail = first_phase, ""
         deadline = time.monotonic() + self._limit(deadlines, phase)
         while True:

@@ -22,7 +22,7 @@ from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
 from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup, Warm
 from kernelevo.evaluation.result import EvalResult, Timing
 from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
-from kernelevo.sandbox import Limits, Sandbox
+from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device, sandbox_env
@@ -64,9 +64,9 @@ class ChildPool:
             return
         for box in self.ready:
             if id(box) not in self.warming and box.alive():
-                try:
+                try:  # queued even if the child is still importing: it is served once the child is up
                     box.send(self.warm_request, start_timeout_s=self.start_timeout_s)
-                except Exception:  # a spare that died: take() replaces it
+                except SandboxFailure:  # a spare that died: take() replaces it
                     continue
                 self.warming.add(id(box))
 

@@ -2,13 +2,16 @@
 
 On a GPU every call is bracketed like this::
 
-    flush L2 (write a buffer twice its size) -> synchronize the device
-    start event -> fn(inputs) -> end event -> synchronize the device
+    flush L2 (write a buffer twice its size) -> start event -> fn(inputs) -> end event
+    -> synchronize the device
 
 so each call starts with a cold cache, and work on any stream is finished before the next
-one starts. Input sets are rotated, a few warm-up calls come first, and repetitions
-continue until the spread (IQR / median) is small or the time budget is spent. The
-median and IQR are reported, in milliseconds.
+one starts. The flush is still running on the GPU when the start event and the kernel are
+queued behind it, so the CPU's launch overhead is not counted as kernel time (an idle GPU
+waiting for Python to launch would add tens of microseconds to every sample). Input
+sets are rotated, warm-up calls come first, and repetitions continue until the spread
+(IQR / median) is small or the time budget is spent. The median and IQR are reported,
+in milliseconds.
 
 On a CPU (Triton's interpreter) the same loop runs with ``time.perf_counter``; such
 timings are marked interpreted and are never GPU speeds.
@@ -116,7 +119,6 @@ def time_callable(
         inputs = input_sets[len(samples) % len(input_sets)]
         if flusher is not None:
             flusher()
-        _sync(cuda)
         if cuda:
             assert start_evt is not None and end_evt is not None
             _record(start_evt)

@@ -54,7 +54,7 @@ def test_cuda_events_with_flush() -> None:
     run = time_callable(lambda t: t.mul_(1.0001), [(x,)], device=device, flusher=L2Flusher(device))
     assert run.timing.method == "cuda_events" and run.timing.l2_flushed
     # 256 MiB read and 256 MiB written: at most ~5 TB/s, so at least ~0.1 ms
-    assert run.timing.median_ms > 0.15
+    assert run.timing.median_ms > 0.1
 
 
 def test_warms_up_and_measures_for_a_minimum_time() -> None:
