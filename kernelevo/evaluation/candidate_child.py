@@ -2,8 +2,8 @@
 
 A fresh child serves one candidate. It imports torch and triton and installs the runtime
 checks (:mod:`kernelevo.evaluation.instrument`) while the previous candidate is judged;
-its CUDA context is created on a :class:`Warm` request, which the judge sends only once
-the previous candidate's timing is over, so a new context never disturbs a measurement. It
+its CUDA context is created on a :class:`Warm` request, which the judge sends when it
+hands the child a candidate, so a new context never disturbs another's measurement. It
 builds its inputs from seeds the judge sends, runs the candidate, and sends back outputs
 and timings; it decides nothing. A CUDA error poisons the process, so the judge throws
 the child away after each candidate.

@@ -62,7 +62,6 @@ def judge_candidate(judge: Judge, source: str) -> EvalResult:
     finally:
         if child is not None:
             child.kill()
-        judge.pool.warm()  # no candidate is being timed now: the spare may create its CUDA context
         result.costs.child_start_s = waited
         result.costs.total_s = time.perf_counter() - started
     return result
