@@ -83,8 +83,13 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     console = Console(width=180)
-    rows = [bench(name, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), args.device)
-            for name in args.examples.split(",")]
+    rows = []
+    for name in args.examples.split(","):
+        rows.append(bench(name, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), args.device))
+        if args.out:  # written after each example, so a run cut short keeps what it measured
+            report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                      "minutes_per_example": args.minutes, "examples": rows}
+            Path(args.out).write_text(json.dumps(report, indent=2))
     table = Table(title=f"offline search, {args.minutes:g} min per example (template operator only)")
     for col in ("example", "evals", "evals/min", "timing %", "busy %", "cells", "best ms", "eager ms", "compile ms",
                 "x eager", "x compile", "roofline", "best seed ms"):
@@ -98,11 +103,6 @@ def main() -> None:
                       f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
                       f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"))
     console.print(table)
-    if args.out:
-        report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "minutes_per_example": args.minutes,
-                  "examples": rows}
-        Path(args.out).write_text(json.dumps(report, indent=2))
-        console.print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
