@@ -53,7 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default=None, help="run directory (default runs/<spec>)")
     run.add_argument("--resume", action="store_true", help="continue the run in --out")
     run.add_argument("--config", default=None, help="a TOML or JSON file with the run's settings")
-    run.add_argument("--workers", type=int, default=None, help="evaluation workers")
+    run.add_argument("--workers", type=int, default=None,
+                     help="evaluator actors per target (default: one per GPU; 1 on a machine without GPUs)")
+    run.add_argument("--targets", default=None, help="accelerator types to evaluate on, e.g. H100,H200 "
+                     "(default: any GPU); each gets its own archive and baselines")
+    run.add_argument("--no-ray", action="store_true", help="evaluate in this process instead of on Ray actors")
     run.add_argument("--in-flight", type=int, default=None, help="candidates being made or evaluated at once")
     run.add_argument("--descriptors", default=None, help="levels (default), metadata, or names: memory,warps")
     run.add_argument("--islands", type=int, default=None)
@@ -128,6 +132,10 @@ def _run_config(args: argparse.Namespace) -> RunConfig:
                         ("islands", "islands"), ("seed", "seed")):
         if getattr(args, flag) is not None:
             updates[field] = getattr(args, flag)
+    if args.targets:
+        updates["targets"] = [t.strip() for t in args.targets.split(",") if t.strip()]
+    if args.no_ray:
+        updates["ray"] = False
     if args.device:
         updates["evaluation"] = config.evaluation.model_copy(update={"device": args.device})
     return RunConfig.model_validate({**config.model_dump(), **{k: v.model_dump() if hasattr(v, "model_dump") else v

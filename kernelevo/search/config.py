@@ -45,8 +45,10 @@ class RunConfig(BaseModel):
 
     llm: LLMConfig | None = None  # None: the template operator only (offline)
     budget: Budget = Field(default_factory=Budget)
-    in_flight: int = Field(default=4, ge=1)  # K: candidates being generated or evaluated at once
-    workers: int = Field(default=1, ge=1)  # evaluation workers (judges) in the local pool
+    in_flight: int | None = Field(default=None, ge=1)  # K: candidates made or evaluated at once (2 x workers + 2)
+    workers: int | None = Field(default=None, ge=1)  # evaluators per target (default: one per GPU; 1 without GPUs)
+    ray: bool = True  # evaluate on Ray actors (RAY_ADDRESS, or a local instance); False: in this process
+    targets: list[str] | None = None  # accelerator types to evaluate on (e.g. ["H100", "H200"]); None: any GPU
     descriptors: str = "levels"  # "levels", "metadata" or a comma-separated list of names
     # Relative time difference below which two kernels tie: the spread of five repeated
     # evaluations of one kernel on an H200 was 8.4% (benchmarks/results/eval_examples-h200.json).
@@ -66,6 +68,9 @@ class RunConfig(BaseModel):
         if self.exploitation + self.exploration + self.random_pick <= 0:
             raise ValueError("exploitation, exploration and random_pick cannot all be 0")
         return self
+
+    def candidates_in_flight(self, workers: int) -> int:
+        return self.in_flight or 2 * workers + 2
 
     @classmethod
     def load(cls, path: str | Path) -> RunConfig:

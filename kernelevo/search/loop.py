@@ -101,7 +101,8 @@ class SearchLoop:
             if reason:
                 self.stop(reason)
             if not self.stopped:
-                free = self.config.in_flight - running("produce") - len(self.ready) - running("evaluate")
+                in_flight = self.config.candidates_in_flight(self.pool.workers)
+                free = in_flight - running("produce") - len(self.ready) - running("evaluate")
                 for _ in range(max(0, free) if self._can_produce() else 0):
                     tasks[asyncio.create_task(self._produce())] = "produce"
                 if self._evolution_due() and not running("evolve"):

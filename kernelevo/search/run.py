@@ -69,6 +69,15 @@ def make_llm(config: RunConfig) -> LLMClient | None:
     return LLMClient(config.llm)
 
 
+def make_pool(spec: Spec, config: RunConfig) -> EvaluatorPool:
+    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray), or evaluators in this process."""
+    if config.ray:
+        from kernelevo.distributed import ray_pool
+
+        return ray_pool(spec, config)
+    return LocalEvaluatorPool(spec, config.evaluation, workers=config.workers or 1)
+
+
 async def run_search(
     spec: Spec,
     config: RunConfig,
@@ -93,8 +102,11 @@ async def run_search(
         log.warning(OFFLINE_HINT)
     operators = build_operators(llm)
     state = load_state(store, config, list(operators))
-    pool = pool or LocalEvaluatorPool(spec, config.evaluation, workers=config.workers)
-    await pool.start()
+    pool = pool or make_pool(spec, config)
+    try:
+        await pool.start()
+    except ValueError as exc:  # no worker for a target, and the like
+        raise RunSetupError(str(exc)) from None
     loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=store, llm=llm,
                       on_event=on_event)
     if not resume:

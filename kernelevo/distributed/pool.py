@@ -1,0 +1,147 @@
+"""The Ray evaluator pool: GPU actors per hardware target, kept busy, failures accounted for.
+
+Each target (an accelerator type such as ``H100``, or ``any`` GPU) gets one actor per GPU,
+requesting ``num_gpus=1`` and, for a named type, a sliver of Ray's
+``accelerator_type:<TYPE>`` resource so it lands on such a node. A candidate is
+evaluated on every target at once. Static checks run here, in the driver, so a candidate
+they reject never occupies a GPU.
+
+When an actor dies mid-evaluation (a node lost, an OOM kill), Ray restarts it and the
+candidate is evaluated once more, on whichever actor of the target is free; a second
+death records the candidate as crashed. Every candidate gets exactly one result per
+target: never lost, never counted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from kernelevo.distributed.actors import EvaluatorActor
+from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
+from kernelevo.evaluation import EvalOptions, EvalResult, check_source
+from kernelevo.evaluation.result import ErrorKind, Stage
+from kernelevo.search.records import Candidate
+from kernelevo.spec import Spec
+
+log = logging.getLogger(__name__)
+
+ANY = "any"
+MAX_ATTEMPTS = 2  # the first evaluation, and one more after the actor running it died
+
+
+class NoMatchingWorkers(ValueError):
+    """A target names hardware no node of the cluster has."""
+
+
+@dataclass
+class Target:
+    name: str  # accelerator type, or "any"
+    actors: list[Any] = field(default_factory=list)
+    free: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    hardware: str | None = None  # the archive's key, learnt from the first result
+
+    @property
+    def label(self) -> str:
+        return self.hardware or (self.name.lower() if self.name != ANY else "gpu")
+
+
+class RayEvaluatorPool:
+    """Implements :class:`kernelevo.search.pool.EvaluatorPool` on Ray actors."""
+
+    def __init__(self, spec: Spec, options: EvalOptions, *, cluster: ClusterInfo, targets: list[str] | None = None,
+                 actors_per_target: int | None = None, actor_class: type = EvaluatorActor,
+                 max_restarts: int = 3) -> None:
+        self.spec, self.options, self.cluster = spec, options, cluster
+        self.targets = [Target(t) for t in (targets or [ANY])]
+        self.actors_per_target = actors_per_target
+        self.actor_class = actor_class
+        self.max_restarts = max_restarts
+        self.requeued = 0  # evaluations run again after an actor died
+        self.crashed = 0  # candidates whose second evaluation died too
+        self.workers = 0
+
+    def _gpus_for(self, target: Target) -> int:
+        if target.name == ANY:
+            return self.cluster.gpus
+        return self.cluster.accelerators.get(target.name, 0)
+
+    async def start(self) -> None:
+        import ray
+
+        for target in self.targets:
+            available = self._gpus_for(target)
+            if available == 0:
+                offered = ", ".join(sorted(self.cluster.accelerators)) or "none labelled"
+                raise NoMatchingWorkers(
+                    f"no worker offers {'a GPU' if target.name == ANY else f'accelerator {target.name!r}'}: "
+                    f"the cluster has {self.cluster.gpus} GPU(s), accelerator types: {offered}"
+                )
+            count = min(self.actors_per_target or available, available)
+            resources = {} if target.name == ANY else {ACCELERATOR_PREFIX + target.name: 0.001}
+            remote: Any = ray.remote(self.actor_class)
+            # num_cpus=0: the actor only waits on its judge and candidate processes; the GPU is what
+            # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
+            remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=self.max_restarts,
+                                    max_task_retries=0)
+            target.actors = [remote.remote(self.options) for _ in range(count)]
+            places = await asyncio.gather(*(actor.ready.remote() for actor in target.actors))
+            for actor in target.actors:
+                target.free.put_nowait(actor)
+            log.info("%d evaluator actor(s) for %s: %s", count, target.name, places)
+        self.workers = min(len(t.actors) for t in self.targets)
+
+    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+        static = self._static(candidate)
+        if static is not None:
+            return [(t.label, static) for t in self.targets]
+        return list(await asyncio.gather(*(self._on(target, candidate) for target in self.targets)))
+
+    def _static(self, candidate: Candidate) -> EvalResult | None:
+        if not self.options.static_checks:
+            return None
+        findings = check_source(candidate.source, language=self.spec.settings.language,
+                                allowed_imports=self.options.allowed_imports,
+                                allowed_torch_ops=self.options.allowed_torch_ops)
+        if not findings:
+            return None
+        return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(map(str, findings[:5])))
+
+    async def _on(self, target: Target, candidate: Candidate) -> tuple[str, EvalResult]:
+        from ray.exceptions import RayActorError
+
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            actor = await target.free.get()
+            try:
+                result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source)
+            except RayActorError as exc:
+                # Ray restarts the actor; it rejoins the free queue and may well take the retry.
+                target.free.put_nowait(actor)
+                if attempt < MAX_ATTEMPTS:
+                    self.requeued += 1
+                    log.warning("evaluator actor died evaluating candidate %d (%s); evaluating it again",
+                                candidate.id, type(exc).__name__)
+                    continue
+                self.crashed += 1
+                return target.label, EvalResult(
+                    stage=Stage.CORRECTNESS, error=ErrorKind.CRASHED,
+                    message=f"the evaluator worker died twice while evaluating this candidate ({type(exc).__name__})",
+                )
+            target.free.put_nowait(actor)
+            if result.environment is not None:
+                target.hardware = result.environment.hardware
+            return target.label, result
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        import ray
+
+        for target in self.targets:
+            for actor in target.actors:
+                try:
+                    await asyncio.wait_for(actor.close.remote(), timeout=30)
+                except Exception as exc:  # a dead actor has nothing to close
+                    log.debug("closing an actor: %r", exc)
+                ray.kill(actor)

@@ -1,0 +1,77 @@
+"""``ray job submit`` against a real Ray head on 127.0.0.1, with token authentication on."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelevo.search.store import RunStore
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+RAY = str(Path(sys.executable).parent / "ray")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def ray_head(tmp_path: Path):
+    """A Ray head in a session of its own (so stopping it stops nothing else), one logical GPU."""
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
+    env.pop("RAY_ADDRESS", None)
+    gcs, dashboard = free_port(), free_port()
+    head = subprocess.Popen(
+        [RAY, "start", "--head", "--block", f"--port={gcs}", "--dashboard-host=127.0.0.1",
+         f"--dashboard-port={dashboard}", "--num-gpus=1", "--disable-usage-stats", "--include-dashboard=true"],
+        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    address = f"http://127.0.0.1:{dashboard}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready = subprocess.run([RAY, "job", "list", "--address", address], env=env, capture_output=True, timeout=60)
+        if ready.returncode == 0:
+            break
+        time.sleep(1)
+    else:
+        os.killpg(head.pid, signal.SIGKILL)
+        pytest.fail("the Ray head did not come up")
+    yield address, env
+    os.killpg(head.pid, signal.SIGTERM)
+    try:
+        head.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(head.pid, signal.SIGKILL)
+
+
+def test_ray_job_submit_runs_a_search(ray_head, tmp_path: Path) -> None:
+    address, env = ray_head
+    out = tmp_path / "run"
+    entrypoint = [sys.executable, "-m", "kernelevo.cli", "run", "examples/gelu/spec.py", "--device", "cpu",
+                  "--budget", "evals=4", "--out", str(out)]
+    done = subprocess.run([RAY, "job", "submit", "--address", address, "--working-dir", str(ROOT), "--", *entrypoint],
+                          env=env, capture_output=True, text=True, timeout=900)
+    logs = done.stdout + done.stderr
+    assert done.returncode == 0, logs[-4000:]
+    assert "succeeded" in logs
+    assert "Ray at " in logs and "evaluator actor(s)" in logs  # attached to the head, not a local Ray
+    assert "kernelevo.progress" in logs and "evaluations: 4 / 4" in logs  # progress lines in the job's logs
+    assert len(RunStore(out).evaluations()) == 4
+
+
+def test_job_without_the_token_is_refused(ray_head) -> None:
+    address, env = ray_head
+    wrong = {**env, "RAY_AUTH_TOKEN": "not-the-token"}
+    done = subprocess.run([RAY, "job", "list", "--address", address], env=wrong, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0 and "token" in (done.stdout + done.stderr).lower()

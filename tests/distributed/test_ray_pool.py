@@ -1,0 +1,120 @@
+"""Evaluator actors on a real local Ray (logical GPUs, CPU interpreter): routing, failures, runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from faulty_actors import DiesOnce, DiesOnMarker
+
+from kernelevo.distributed import NoMatchingWorkers, RayEvaluatorPool
+from kernelevo.distributed.cluster import ClusterInfo
+from kernelevo.distributed.simulated import SimulatedEvaluatorActor
+from kernelevo.evaluation import EvalOptions
+from kernelevo.evaluation.result import ErrorKind
+from kernelevo.search.config import Budget, RunConfig
+from kernelevo.search.records import Candidate
+from kernelevo.search.run import RunSetupError, run_search
+from kernelevo.search.store import RunStore
+from kernelevo.spec import read_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+CPU = EvalOptions(device="cpu")
+
+
+@pytest.fixture(scope="module")
+def gelu():
+    return read_spec(str(ROOT / "examples" / "gelu" / "spec.py"))
+
+
+def candidate(source: str, cid: int = 0) -> Candidate:
+    return Candidate(id=cid, source=source, operator="seed")
+
+
+async def with_pool(pool: RayEvaluatorPool, work):  # type: ignore[no-untyped-def]
+    await pool.start()
+    try:
+        return await work(pool)
+    finally:
+        await pool.close()
+
+
+def test_actors_evaluate_for_real(local_ray: ClusterInfo, gelu) -> None:
+    seed = (ROOT / "examples" / "gelu" / "seed.py").read_text()
+    pool = RayEvaluatorPool(gelu, CPU, cluster=local_ray, actors_per_target=2)
+
+    async def work(pool: RayEvaluatorPool):
+        return await asyncio.gather(pool.evaluate(candidate(seed)), pool.evaluate(candidate(seed + "\n# two\n")),
+                                    pool.evaluate(candidate("import os\n" + seed)))
+
+    first, second, rejected = asyncio.run(with_pool(pool, work))
+    assert pool.workers == 2
+    for (hardware, result) in (*first, *second):
+        assert hardware == "cpu-interpreter" and result.ok, result.message
+    # the static check runs in the driver: a GPU actor never sees this one
+    assert rejected[0][1].error == ErrorKind.FILE_OR_NETWORK
+
+
+def test_unknown_target_is_a_clear_error(local_ray: ClusterInfo, gelu) -> None:
+    pool = RayEvaluatorPool(gelu, CPU, cluster=local_ray, targets=["B200"])
+    with pytest.raises(NoMatchingWorkers, match="no worker offers accelerator 'B200'"):
+        asyncio.run(pool.start())
+
+
+def test_targets_route_to_labelled_workers(local_ray: ClusterInfo, gelu) -> None:
+    assert local_ray.accelerators == {"TESTGPU": 2}
+    pool = RayEvaluatorPool(gelu, CPU, cluster=local_ray, targets=["TESTGPU"], actor_class=SimulatedEvaluatorActor)
+
+    async def work(pool: RayEvaluatorPool):
+        return await pool.evaluate(candidate("x = 1\n"))
+
+    pool.options = CPU.model_copy(update={"static_checks": False})
+    ((hardware, result),) = asyncio.run(with_pool(pool, work))
+    assert pool.workers == 2  # as many actors as GPUs of that type, not all 4 GPUs
+    assert hardware == "simulated" and result.ok
+
+
+def test_a_candidate_that_kills_its_worker_twice_is_recorded_once(local_ray: ClusterInfo, gelu) -> None:
+    pool = RayEvaluatorPool(gelu, CPU, cluster=local_ray, actors_per_target=2, actor_class=DiesOnMarker)
+    killer = candidate("kernel = 1  # KILL-THE-WORKER\n", cid=7)
+
+    async def work(pool: RayEvaluatorPool):
+        return await asyncio.gather(pool.evaluate(killer), pool.evaluate(candidate("x = 1\n", cid=8)))
+
+    opts = CPU.model_copy(update={"static_checks": False})
+    pool.options = opts
+    (crashed,), (fine,) = asyncio.run(with_pool(pool, work))
+    assert crashed[1].error == ErrorKind.CRASHED and "died twice" in crashed[1].message
+    assert fine[1].ok
+    assert pool.requeued == 1 and pool.crashed == 1
+
+
+def test_killed_actor_mid_run_loses_nothing(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+    seed = (ROOT / "examples" / "gelu" / "seed.py").read_text() + f"\n# flag: {tmp_path / 'flag'}\n"
+    spec = gelu.__class__(name=gelu.name, source=gelu.source, settings=gelu.settings.model_copy(update={
+        "seeds": [seed + f"\n# id {i}\n" for i in range(6)]}), path=gelu.path)
+    config = RunConfig(budget=Budget(evaluations=12), evaluation=CPU.model_copy(update={"static_checks": False}))
+    pool = RayEvaluatorPool(spec, config.evaluation, cluster=local_ray, actors_per_target=3, actor_class=DiesOnce)
+    outcome = asyncio.run(run_search(spec, config, tmp_path / "run", pool=pool))
+    assert (tmp_path / "flag").exists(), "no actor was killed"
+    evaluations = RunStore(tmp_path / "run").evaluations()
+    ids = [e.candidate_id for e in evaluations]
+    assert len(ids) == len(set(ids)) == 12  # each candidate once, none lost
+    assert outcome.state.evaluated_count() == 12 and pool.requeued == 1 and pool.crashed == 0
+    assert all(e.correct for e in evaluations)
+
+
+def test_run_on_ray_with_real_evaluators(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+    config = RunConfig(budget=Budget(evaluations=6), evaluation=CPU, workers=2)
+    outcome = asyncio.run(run_search(gelu, config, tmp_path / "run"))
+    assert outcome.state.evaluated_count() == 6 and outcome.state.correct_count() >= 2
+    records = [json.loads(x) for x in (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()]
+    assert {r["hardware"] for r in records} == {"cpu-interpreter"}
+
+
+def test_no_gpu_target_stops_the_run(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+    config = RunConfig(budget=Budget(evaluations=2), evaluation=CPU, targets=["H100"])
+    with pytest.raises(RunSetupError, match="accelerator 'H100'"):
+        asyncio.run(run_search(gelu, config, tmp_path / "run"))
