@@ -88,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(console: Console, message: str) -> int:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    # soft_wrap: one line stays one line, however narrow the terminal (a log reader greps it)
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     return EXIT_BAD_INPUT
 
 

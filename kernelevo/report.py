@@ -30,7 +30,7 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
     """The verdict first, then why (a rejection) or how fast (a correct kernel)."""
     console.print(Text(f"{kernel_name} against {spec_name}: ", style="bold") + verdict_line(result))
     if not result.ok:
-        console.print(result.message, highlight=False, markup=False)
+        console.print(result.message, highlight=False, markup=False, soft_wrap=True)
     else:
         console.print(f"checked variants: {', '.join(result.variants_checked)}; timed: {result.timed_variant}")
         console.print(_timings(result))

@@ -35,7 +35,8 @@ def gelu():
 
 
 def config(evaluations: int, **kw) -> RunConfig:
-    return RunConfig(budget=Budget(evaluations=evaluations), evaluation=CPU, **kw)
+    # in-process evaluators: these tests are about the loop (tests/distributed runs it on Ray)
+    return RunConfig(budget=Budget(evaluations=evaluations), evaluation=CPU, ray=False, **kw)
 
 
 def test_offline_search_fills_the_archive(gelu, tmp_path: Path) -> None:
