@@ -130,9 +130,11 @@ class LogDisplay:
 
 
 def _latest(state: SearchState) -> str:
-    cid = max(state.evaluations)
+    e = state.last
+    if e is None:
+        return "-"
+    cid = e.candidate_id
     candidate = state.candidates[cid]
-    e = state.evaluations[cid][-1]
     what = f"#{cid} {candidate.operator}" + (f" ({candidate.note})" if candidate.note else "")
     if not e.correct:
         return f"{what}: rejected, {e.result.error}"

@@ -48,6 +48,7 @@ class SearchState:
     repaired: set[int] = field(default_factory=set)  # broken candidates already handed to llm-repair
     llm_samples: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
+    last: Evaluated | None = None  # the evaluation told most recently
 
     def __post_init__(self) -> None:
         self.bandit = OperatorBandit(self.operators)
@@ -97,6 +98,7 @@ class SearchState:
             if candidate.prompt_id is not None:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
+        self.last = evaluated
         self.statuses[evaluated.archive_status or f"rejected:{result.error}"] += 1
         if candidate.operator in self.bandit.stats:
             self.bandit.update(candidate.operator, AddStatus(evaluated.archive_status).inserted
