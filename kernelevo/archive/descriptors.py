@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kernelevo.evaluation.result import EvalResult
+from kernelevo.utils.pyast import dotted_name
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,7 @@ class Descriptor:
 
 # -- static analysis ---------------------------------------------------------------------------
 def _dotted(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+    return dotted_name(node) or ""
 
 
 def _decorator_names(fn: ast.FunctionDef) -> list[str]:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kernelevo.evaluation.result import ErrorKind
+from kernelevo.utils.pyast import dotted_name
 
 ALLOWED_IMPORTS = frozenset(
     {"torch", "triton", "math", "typing", "functools", "itertools", "dataclasses", "enum", "numbers",
@@ -117,16 +118,7 @@ def check_source(
     return sorted(checker.findings, key=lambda f: f.line)
 
 
-def _dotted(node: ast.AST) -> str | None:
-    """'torch.nn.functional.gelu' for an attribute chain on a name, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
+_dotted = dotted_name
 
 
 def _is_jit_decorator(node: ast.expr) -> bool:
