@@ -175,7 +175,7 @@ class SearchLoop:
         for name, op in self.operators.items():
             if op.arity > len(elites):
                 continue
-            if name == "llm-repair" and not self.state.repair_targets(self.rng):
+            if name == "llm-repair" and not self.state.repair_targets():
                 continue
             available.append(name)
         return available
@@ -191,8 +191,9 @@ class SearchLoop:
         name = self.state.bandit.choose(self.rng, self._available_operators(island, hardware))
         operator = self.operators[name]
         if name == "llm-repair":
-            broken = self.rng.choice(self.state.repair_targets(self.rng))
+            broken = self.rng.choice(self.state.repair_targets())
             self.state.repaired.add(broken.id)
+            self.state.broken.pop(broken.id, None)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
             chosen = [self.selector.parent(elites, self.rng)[0] for _ in range(operator.arity)]

@@ -8,7 +8,6 @@ stored evaluation, in order, which rebuilds exactly the same archives.
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -49,22 +48,30 @@ class SearchState:
     llm_samples: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     last: Evaluated | None = None  # the evaluation told most recently
+    children: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # parent id -> child ids
+    broken: dict[int, None] = field(default_factory=dict)  # rejected with a repairable reason, in order
 
     def __post_init__(self) -> None:
         self.bandit = OperatorBandit(self.operators)
+        self._next_id = 0
 
     # -- ids and bookkeeping ---------------------------------------------------------------------
     def next_id(self) -> int:
-        return max(self.candidates, default=-1) + 1
+        return self._next_id
 
     def add_candidate(self, candidate: Candidate) -> None:
         self.candidates[candidate.id] = candidate
+        self._next_id = max(self._next_id, candidate.id + 1)
+        for parent in candidate.parent_ids:
+            self.children[parent].append(candidate.id)
         self.seen_sources.add(candidate.source_hash)
         self.usage = self.usage + candidate.usage
         if candidate.operator.startswith("llm"):
             self.llm_samples += 1
         if candidate.operator == "llm-repair":
             self.repaired.update(candidate.parent_ids)
+            for parent in candidate.parent_ids:
+                self.broken.pop(parent, None)
 
     def add_failure(self, failure: OperatorFailure) -> None:
         self.failures.append(failure)
@@ -99,6 +106,8 @@ class SearchState:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
         self.last = evaluated
+        if not result.ok and str(result.error) in REPAIRABLE and candidate.id not in self.repaired:
+            self.broken[candidate.id] = None
         self.statuses[evaluated.archive_status or f"rejected:{result.error}"] += 1
         if candidate.operator in self.bandit.stats:
             self.bandit.update(candidate.operator, AddStatus(evaluated.archive_status).inserted
@@ -112,21 +121,19 @@ class SearchState:
     def result_of(self, candidate_id: int, hardware: str) -> EvalResult | None:
         return next((e.result for e in self.evaluations.get(candidate_id, []) if e.hardware == hardware), None)
 
-    def repair_targets(self, rng: random.Random, limit: int = 20) -> list[Candidate]:
+    def repair_targets(self, limit: int = 20) -> list[Candidate]:
         """Recent rejected candidates worth a repair, not yet repaired."""
-        broken = [c for cid, c in self.candidates.items() if cid not in self.repaired and any(
-            not e.correct and str(e.result.error) in REPAIRABLE for e in self.evaluations.get(cid, []))]
-        return broken[-limit:]
+        return [self.candidates[cid] for cid in list(self.broken)[-limit:]]
 
     def failures_from(self, parent_id: int, limit: int = 3) -> list[str]:
         """Evaluator output of the parent's children that failed: shown to the LLM."""
         found = []
-        for cid, candidate in self.candidates.items():
-            if parent_id in candidate.parent_ids:
-                for e in self.evaluations.get(cid, []):
-                    if not e.correct:
-                        found.append(f"{candidate.note or candidate.operator}: {e.result.error}: "
-                                     f"{e.result.message.splitlines()[0] if e.result.message else ''}")
+        for cid in self.children.get(parent_id, []):
+            candidate = self.candidates[cid]
+            for e in self.evaluations.get(cid, []):
+                if not e.correct:
+                    found.append(f"{candidate.note or candidate.operator}: {e.result.error}: "
+                                 f"{e.result.message.splitlines()[0] if e.result.message else ''}")
         return found[-limit:]
 
     def best(self, hardware: str) -> tuple[Elite, Candidate] | None:

@@ -1,0 +1,41 @@
+"""The search state's indexes: ids, children's failures, and what is left to repair."""
+
+from __future__ import annotations
+
+from kernelevo.archive.descriptors import descriptor_set
+from kernelevo.evaluation.result import ErrorKind, EvalResult
+from kernelevo.search.records import Candidate
+from kernelevo.search.state import SearchState
+
+
+def state() -> SearchState:
+    return SearchState(descriptors=descriptor_set("levels"), tie_tolerance=0.08, islands=1,
+                       operators=["template", "llm-repair"])
+
+
+def rejected(kind: ErrorKind) -> EvalResult:
+    return EvalResult(error=kind, message=f"{kind} happened\nmore detail")
+
+
+def test_ids_continue_after_the_highest() -> None:
+    s = state()
+    assert s.next_id() == 0
+    s.add_candidate(Candidate(id=5, source="a", operator="seed"))
+    assert s.next_id() == 6
+
+
+def test_failures_of_a_parents_children_and_repairs() -> None:
+    s = state()
+    parent = Candidate(id=0, source="p", operator="seed")
+    broken = Candidate(id=1, source="b", operator="template", parent_ids=[0], note="BLOCK 1 -> 2")
+    unrepairable = Candidate(id=2, source="c", operator="template", parent_ids=[0])
+    for c in (parent, broken, unrepairable):
+        s.add_candidate(c)
+    s.tell(broken, "h200", rejected(ErrorKind.COMPILE_ERROR))
+    s.tell(unrepairable, "h200", rejected(ErrorKind.EVALUATOR_ERROR))
+    assert s.failures_from(0) == ["BLOCK 1 -> 2: compile_error: compile_error happened",
+                                  "template: evaluator_error: evaluator_error happened"]
+    assert s.failures_from(1) == []
+    assert [c.id for c in s.repair_targets()] == [1]  # an evaluator's own failure is not the kernel's to repair
+    s.add_candidate(Candidate(id=3, source="fixed", operator="llm-repair", parent_ids=[1]))
+    assert s.repair_targets() == []
