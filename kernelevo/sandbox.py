@@ -111,6 +111,7 @@ class Sandbox:
         self.scratch = ""
         self.started_at = 0.0
         self.ready_after_s: float | None = None
+        self._start_timeout_s = 120.0  # for a reply to a request sent while the child was still starting
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -241,7 +242,7 @@ class Sandbox:
         """
         assert self._conn is not None, "the sandbox is not running"
         if not self._ready:
-            self.wait_ready(getattr(self, "_start_timeout_s", deadlines.get("start", 120.0)))
+            self.wait_ready(self._start_timeout_s)
         phase, detail = first_phase, ""
         deadline = time.monotonic() + self._limit(deadlines, phase)
         while True:

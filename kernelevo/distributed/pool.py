@@ -86,7 +86,9 @@ class RayEvaluatorPool:
             # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
             remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=self.max_restarts,
                                     max_task_retries=0)
-            target.actors = [remote.remote(self.options) for _ in range(count)]
+            # the driver runs the static checks (see _static): the actors need not run them again
+            actor_options = self.options.model_copy(update={"static_checks": False})
+            target.actors = [remote.remote(actor_options) for _ in range(count)]
             places = await asyncio.gather(*(actor.ready.remote() for actor in target.actors))
             for actor in target.actors:
                 target.free.put_nowait(actor)

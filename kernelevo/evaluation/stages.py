@@ -135,14 +135,16 @@ class _Stages:
         if self.opts.runtime_checks:
             self._runtime_checks(reply)
         expected: dict[int, list[torch.Tensor]] = {}
+        pristines: dict[int, list[Any]] = {}
         first_seed = reply.calls[0].seed
         for call in reply.calls:
             if call.wrong_type:
                 raise Rejected(ErrorKind.WRONG_TYPE, f"{call.wrong_type}; expected plain tensors (variant {variant!r})")
-            pristine = self.judge.inputs(variant, call.seed)
             # The reference runs after the candidate: its outputs never sit in freed memory the candidate could read.
             if call.seed not in expected:
-                expected[call.seed] = self.judge.reference(variant, pristine)
+                pristines[call.seed] = self.judge.inputs(variant, call.seed)
+                expected[call.seed] = self.judge.reference(variant, pristines[call.seed])
+            pristine = pristines[call.seed]
             verdict = self._compare(call, expected[call.seed], variant)
             if verdict is not None:
                 raise Rejected(*self._diagnose(verdict, call, expected, first_seed, variant))

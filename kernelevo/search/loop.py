@@ -21,7 +21,6 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from kernelevo.archive.elites import Elite
 from kernelevo.search.config import RunConfig
@@ -39,14 +38,6 @@ from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class StopReason:
-    reason: str = ""
-
-    def __bool__(self) -> bool:
-        return bool(self.reason)
-
-
 class SearchLoop:
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
                  operators: dict[str, Operator], store: RunStore, llm: LLMClient | None = None,
@@ -58,7 +49,7 @@ class SearchLoop:
         mix = SelectionMix(config.exploitation, config.exploration, config.random_pick)
         self.selector = Selector(mix)
         self.ready: list[Candidate] = []
-        self.stopped = StopReason()
+        self.stopped = ""  # why the loop stops; empty while it runs
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
         self.evaluating_s = 0.0  # summed wall time of evaluations (for the busy fraction)
         self.idle_produces = 0  # produce calls in a row that made nothing new
@@ -85,7 +76,7 @@ class SearchLoop:
 
     def stop(self, reason: str = "stopped by the user") -> None:
         if not self.stopped:
-            self.stopped.reason = reason
+            self.stopped = reason
 
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
@@ -97,7 +88,7 @@ class SearchLoop:
             return sum(1 for k in tasks.values() if k == kind)
 
         while True:
-            reason = self.stopped.reason or self.budget_reached()
+            reason = self.stopped or self.budget_reached()
             if reason:
                 self.stop(reason)
             if not self.stopped:
@@ -137,7 +128,7 @@ class SearchLoop:
                         self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
                                   "(the template operator's space is exhausted; add an LLM with --model)")
         await asyncio.gather(*tasks, return_exceptions=True)
-        return self.stopped.reason
+        return self.stopped
 
     def _evaluation_budget_full(self, evaluating: int) -> bool:
         limit = self.config.budget.evaluations
