@@ -27,7 +27,7 @@ class EvalOptions(BaseModel):
     allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
     # timing
     warmup_reps: int = Field(default=3, ge=0)
-    warmup_ms: float = Field(default=50.0, ge=0)  # an idle GPU needs tens of ms to raise its clocks
+    warmup_ms: float = Field(default=50.0, ge=0)  # an idle GPU runs at low clocks until it has had work
     min_reps: int = Field(default=20, ge=1)
     min_measure_ms: float = Field(default=100.0, ge=0)  # summed kernel time before the spread may stop the loop
     max_reps: int = Field(default=1000, ge=1)

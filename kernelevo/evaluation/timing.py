@@ -8,7 +8,7 @@ On a GPU every call is bracketed like this::
 so each call starts with a cold cache, and work on any stream is finished before the next
 one starts. The flush is still running on the GPU when the start event and the kernel are
 queued behind it, so the CPU's launch overhead is not counted as kernel time (an idle GPU
-waiting for Python to launch would add tens of microseconds to every sample). Input
+waiting for Python to launch added about 35 us to the eager GELU baseline on an H200). Input
 sets are rotated, warm-up calls come first, and repetitions continue until the spread
 (IQR / median) is small or the time budget is spent. The median and IQR are reported,
 in milliseconds.
@@ -91,7 +91,7 @@ def time_callable(
     """Time ``fn(*inputs)`` over rotated ``input_sets``; see the module docstring.
 
     Warm-up runs at least ``warmup`` calls and ``warmup_ms`` of wall time (a GPU that was
-    idle needs tens of ms to raise its clocks). The measured loop makes at least
+    idle runs at low clocks until it has had work). The measured loop makes at least
     ``min_reps`` calls and ``min_measure_ms`` of kernel time, then stops once the spread is
     below ``target_rel_iqr`` or ``budget_ms`` of wall time has passed. ``on_loop_start``
     is called right before the first measured call, so a parent can time the loop.
