@@ -21,7 +21,8 @@ from typing import Any
 
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
-from kernelevo.evaluation import EvalOptions, EvalResult, check_source
+from kernelevo.evaluation import EvalOptions, EvalResult
+from kernelevo.evaluation.evaluator import static_rejection
 from kernelevo.evaluation.result import ErrorKind, Stage
 from kernelevo.search.records import Candidate
 from kernelevo.spec import Spec
@@ -102,14 +103,7 @@ class RayEvaluatorPool:
         return list(await asyncio.gather(*(self._on(target, candidate) for target in self.targets)))
 
     def _static(self, candidate: Candidate) -> EvalResult | None:
-        if not self.options.static_checks:
-            return None
-        findings = check_source(candidate.source, language=self.spec.settings.language,
-                                allowed_imports=self.options.allowed_imports,
-                                allowed_torch_ops=self.options.allowed_torch_ops)
-        if not findings:
-            return None
-        return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(map(str, findings[:5])))
+        return static_rejection(candidate.source, self.spec, self.options)
 
     async def _on(self, target: Target, candidate: Candidate) -> tuple[str, EvalResult]:
         from ray.exceptions import RayActorError

@@ -24,6 +24,17 @@ from kernelevo.utils.devices import cuda_present, sandbox_env
 log = logging.getLogger(__name__)
 
 
+def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResult | None:
+    """The result for a source the static checks reject (they run nothing), or None."""
+    if not options.static_checks:
+        return None
+    findings = check_source(source, language=spec.settings.language, allowed_imports=options.allowed_imports,
+                            allowed_torch_ops=options.allowed_torch_ops)
+    if not findings:
+        return None
+    return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(str(f) for f in findings[:5]))
+
+
 def source_of(candidate: Any) -> str:
     """A candidate's kernel source: a string, or anything with a ``source`` attribute."""
     return candidate if isinstance(candidate, str) else str(candidate.source)
@@ -80,16 +91,10 @@ class Evaluator:
         return result
 
     def _static(self, source: str) -> EvalResult | None:
-        if not self.options.static_checks:
-            return None
-        findings = check_source(source, language=self.spec.settings.language,
-                                allowed_imports=self.options.allowed_imports,
-                                allowed_torch_ops=self.options.allowed_torch_ops)
-        if not findings:
-            return None
-        first = findings[0]
-        message = "\n".join(str(f) for f in findings[:5])
-        return EvalResult(stage=Stage.STATIC, error=first.kind, message=message, interpreted=not self.gpu)
+        result = static_rejection(source, self.spec, self.options)
+        if result is not None:
+            result.interpreted = not self.gpu
+        return result
 
     def _in_judge(self, source: str) -> EvalResult:
         try:
