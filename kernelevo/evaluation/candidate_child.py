@@ -11,6 +11,7 @@ the child away after each candidate.
 
 from __future__ import annotations
 
+import os
 import types
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -103,12 +104,17 @@ class CandidateRunner:
             torch.cuda.init()
             self.flusher = L2Flusher(self.device)
             torch.cuda.synchronize()
+            import triton
+
+            triton.runtime.driver.active.utils  # noqa: B018  (loads Triton's C helpers, built once per judge)
         self.warm = True
         return "warm"
 
     # -- load ------------------------------------------------------------------------------
     def _load(self, request: Load) -> ChildError | None:
         self._progress("import")
+        if request.triton_cache:  # Triton reads it at each cache access: this candidate's kernels go there
+            os.environ["TRITON_CACHE_DIR"] = request.triton_cache
         path = Path.cwd() / "candidate.py"
         path.write_text(request.source)
         self.candidate_file = str(path)

@@ -2,21 +2,32 @@
 
 :class:`Evaluator` keeps one judge warm for a spec (its reference outputs, baselines and
 spare candidate children), runs the static checks itself (they execute nothing), and
-restarts the judge if it ever dies. Nothing here runs spec or kernel code: the judge and
-the candidate children do, each in its own sandbox.
+restarts the judge if it ever dies. Nothing here runs spec or kernel code: the judge, the
+candidate children and the precompilers do, each in its own sandbox.
+
+On a GPU it takes several candidates at once (:attr:`Evaluator.slots`): while the judge
+holds the GPU for one, the others' kernels are compiled on the CPU
+(:mod:`kernelevo.evaluation.precompile`) into a Triton cache of that candidate's own,
+which its GPU child then reads.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
+from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.options import EvalOptions
-from kernelevo.evaluation.protocol import EvaluateRequest, JudgeSetup
-from kernelevo.evaluation.result import ErrorKind, EvalResult, Stage
+from kernelevo.evaluation.precompile import GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
+from kernelevo.evaluation.protocol import EvaluateRequest, JudgeSetup, TargetQuery
+from kernelevo.evaluation.result import ErrorKind, EvalResult, Precompiled, Stage
 from kernelevo.evaluation.static_check import check_source
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import cuda_present, sandbox_env
@@ -35,6 +46,17 @@ def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResul
     return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(str(f) for f in findings[:5]))
 
 
+def uses_gpu(options: EvalOptions) -> bool:
+    wanted = options.device
+    return cuda_present() if wanted == "auto" else wanted.startswith("cuda")
+
+
+def slots_for(options: EvalOptions, *, gpu: bool | None = None) -> int:
+    """Candidates worth handing an evaluator at once: on a GPU, one judged plus those compiling ahead."""
+    on_gpu = uses_gpu(options) if gpu is None else gpu
+    return 1 + options.precompile_ahead if options.precompile and on_gpu else 1
+
+
 def source_of(candidate: Any) -> str:
     """A candidate's kernel source: a string, or anything with a ``source`` attribute."""
     return candidate if isinstance(candidate, str) else str(candidate.source)
@@ -46,29 +68,62 @@ class Evaluator:
     def __init__(self, spec: Spec, options: EvalOptions | None = None) -> None:
         self.spec = spec
         self.options = options or EvalOptions()
-        wanted = self.options.device
-        self.gpu = cuda_present() if wanted == "auto" else wanted.startswith("cuda")
+        self.gpu = uses_gpu(self.options)
+        self.precompiling = self.gpu and self.options.precompile
         self._judge: Sandbox | None = None
+        self._judge_lock = threading.RLock()  # one candidate on the GPU at a time
+        self._precompile_lock = threading.Lock()
+        self._precompilers: ChildPool | None = None  # Precompiler sandboxes, once the GPU's target is known
+        self._caches = Path(tempfile.mkdtemp(prefix="kernelevo-triton-")) if self.precompiling else None
+        self._cache_count = 0
         self.judge_restarts = 0
+
+    @property
+    def slots(self) -> int:
+        return slots_for(self.options)
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> None:
         """Start the judge and wait until it is ready; a broken spec raises :class:`SpecError`."""
-        if self._judge is not None and self._judge.alive():
-            return
-        box = Sandbox("kernelevo.evaluation.judge:Judge", JudgeSetup(self.spec, self.options),
-                      env=sandbox_env(gpu=self.gpu), name="judge")
-        box.start()
-        try:
-            box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference and times baselines
-        except SandboxFailure as exc:
-            raise SpecError(exc.message.removeprefix("SpecError: ")) from None
-        self._judge = box
+        with self._judge_lock:
+            if self._judge is not None and self._judge.alive():
+                return
+            if self._caches:
+                self._caches.mkdir(exist_ok=True)
+            runtime_cache = str(self._caches / "runtime") if self._caches else None
+            box = Sandbox("kernelevo.evaluation.judge:Judge", JudgeSetup(self.spec, self.options, runtime_cache),
+                          env=sandbox_env(gpu=self.gpu), name="judge")
+            box.start()
+            try:
+                box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference, times baselines
+            except SandboxFailure as exc:
+                raise SpecError(exc.message.removeprefix("SpecError: ")) from None
+            self._judge = box
+            if self.precompiling and self._precompilers is None:
+                self._start_precompilers(box.call(TargetQuery(), {"*": 60}))
+
+    def _start_precompilers(self, target: GpuTarget) -> None:
+        # CUDA hidden: a precompiler compiles for the judge's GPU and can never touch it
+        env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": ""}
+        with self._precompile_lock:
+            self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler",
+                                           PrecompileSetup(self.spec, target), env=env,
+                                           spare=self.options.spares(gpu=True),
+                                           limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
+                                           start_timeout_s=self.options.start_timeout_s)
+            self._precompilers.fill()
 
     def close(self) -> None:
-        if self._judge is not None:
-            self._judge.close()
-            self._judge = None
+        with self._judge_lock:
+            if self._judge is not None:
+                self._judge.close()
+                self._judge = None
+        with self._precompile_lock:
+            if self._precompilers is not None:
+                self._precompilers.close()
+                self._precompilers = None
+        if self._caches:
+            shutil.rmtree(self._caches, ignore_errors=True)
 
     def __enter__(self) -> Evaluator:
         self.start()
@@ -84,26 +139,77 @@ class Evaluator:
         source = source_of(candidate)
         result = self._static(source)
         static_s = time.perf_counter() - started
+        precompile_s = 0.0
         if result is None:
-            result = self._in_judge(source)
-        result.costs.static_s = static_s
+            cache = self._new_cache()
+            try:
+                precompiled, precompile_s = self._precompile(source, cache)
+                if precompiled is not None and precompiled.timed_out:
+                    # the same compile would take as long in the GPU child: no need to hold the GPU for it
+                    return self._finish(EvalResult(
+                        stage=Stage.COMPILE, error=ErrorKind.COMPILE_TIMEOUT, precompiled=precompiled,
+                        message=f"compiling the candidate's kernels took over {self.options.compile_timeout_s:g} s "
+                                "(on the CPU, before its GPU run)"), started, static_s, precompile_s)
+                with self._judge_lock:
+                    judge_start = time.perf_counter()
+                    before = _cubins(cache)
+                    result = self._in_judge(source, cache)
+                    result.costs.judge_s = time.perf_counter() - judge_start
+                if precompiled is not None:
+                    precompiled.compiled_on_gpu = max(0, _cubins(cache) - before)
+                result.precompiled = precompiled
+            finally:
+                if cache:
+                    shutil.rmtree(cache, ignore_errors=True)
+        return self._finish(result, started, static_s, precompile_s)
+
+    def _finish(self, result: EvalResult, started: float, static_s: float, precompile_s: float) -> EvalResult:
+        result.interpreted = result.interpreted or not self.gpu
+        result.costs.static_s, result.costs.precompile_s = static_s, precompile_s
         result.costs.total_s = time.perf_counter() - started
         return result
 
-    def _static(self, source: str) -> EvalResult | None:
-        result = static_rejection(source, self.spec, self.options)
-        if result is not None:
-            result.interpreted = not self.gpu
-        return result
+    def _new_cache(self) -> str | None:
+        """A Triton cache directory for one candidate alone (None: the judge's default)."""
+        if self._caches is None:
+            return None
+        with self._precompile_lock:
+            self._cache_count += 1
+            path = self._caches / f"candidate-{self._cache_count}"
+        path.mkdir()
+        return str(path)
 
-    def _in_judge(self, source: str) -> EvalResult:
+    def _precompile(self, source: str, cache: str | None) -> tuple[Precompiled | None, float]:
+        """Compile ``source``'s kernels into ``cache`` on the CPU; never raises (the GPU child compiles then)."""
+        if cache is None or self._precompilers is None:
+            return None, 0.0
+        start = time.perf_counter()
+        box = None
+        try:
+            with self._precompile_lock:
+                box, _ = self._precompilers.take(self.options.start_timeout_s)
+            variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
+            reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache),
+                                              {"*": self.options.compile_timeout_s})
+            found = Precompiled(kernels=reply.kernels, error=reply.error)
+        except SandboxFailure as exc:
+            found = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
+        finally:
+            if box is not None:
+                box.kill()
+        return found, time.perf_counter() - start
+
+    def _static(self, source: str) -> EvalResult | None:
+        return static_rejection(source, self.spec, self.options)
+
+    def _in_judge(self, source: str, cache: str | None) -> EvalResult:
         try:
             self.start()
         except SpecError as exc:
             return EvalResult(stage=Stage.COMPILE, error=ErrorKind.SPEC_ERROR, message=str(exc))
         assert self._judge is not None
         try:
-            return self._judge.call(EvaluateRequest(source), {"*": self._judge_deadline_s()})
+            return self._judge.call(EvaluateRequest(source, cache), {"*": self._judge_deadline_s()})
         except SandboxFailure as exc:
             # The judge itself failed (not the candidate): restart it for the next candidate.
             log.warning("judge failed (%s); restarting it", exc.message)
@@ -118,6 +224,10 @@ class Evaluator:
         variants = len(self.spec.correctness_variants(gpu=self.gpu))
         return (o.start_timeout_s + o.compile_timeout_s * (2 + variants) + o.run_timeout_s * variants
                 + 3 * o.timing_timeout_s + 600)
+
+
+def _cubins(cache: str | None) -> int:
+    return sum(1 for _ in Path(cache).rglob("*.cubin")) if cache else 0
 
 
 def evaluate(spec: Spec, candidate: Any, options: EvalOptions | None = None) -> EvalResult:

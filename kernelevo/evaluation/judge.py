@@ -12,17 +12,18 @@ cross-checks the child's reported times against the wall time it observed.
 from __future__ import annotations
 
 import secrets
-import time
 from multiprocessing.connection import Connection
 from typing import Any
 
 import torch
 
+from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
-from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup, Warm
+from kernelevo.evaluation.precompile import GpuTarget
+from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup, TargetQuery, Warm
 from kernelevo.evaluation.result import EvalResult, Timing
 from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
-from kernelevo.sandbox import Limits, Sandbox
+from kernelevo.sandbox import Limits
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device, sandbox_env
@@ -31,50 +32,6 @@ from kernelevo.utils.devices import pick_device, sandbox_env
 def fresh_seed() -> int:
     """A seed no candidate can predict."""
     return secrets.randbits(62)
-
-
-class ChildPool:
-    """Children started ahead of need; each serves one candidate and is then killed.
-
-    A child starts (imports) as soon as the previous one is taken. When ``warm_request``
-    is given, it is sent when the child is handed over, and waited for: a child creates its
-    CUDA context only then, while the judge measures nothing, never in the middle of another
-    candidate's timing. (Repeated timings on an H200 spread 20% while spares created their
-    contexts at any moment, 8.4% after this change; the share due to it is not isolated.)
-    """
-
-    def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
-                 warm_request: Any = None, start_timeout_s: float = 180.0) -> None:
-        self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
-        self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
-        self.ready: list[Sandbox] = []
-
-    def _start_one(self) -> None:
-        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate")
-        box.start()
-        self.ready.append(box)
-
-    def fill(self) -> None:
-        self.ready = [box for box in self.ready if box.alive()]
-        while len(self.ready) < max(self.spare, 1):
-            self._start_one()
-
-    def take(self, start_timeout_s: float) -> tuple[Sandbox, float]:
-        """A ready (and warm) child, and the seconds spent waiting for it."""
-        self.fill()
-        box = self.ready.pop(0)
-        if self.spare:
-            self.fill()
-        start = time.perf_counter()
-        box.wait_ready(start_timeout_s)
-        if self.warm_request is not None:
-            box.call(self.warm_request, {"*": start_timeout_s})
-        return box, time.perf_counter() - start
-
-    def close(self) -> None:
-        for box in self.ready:
-            box.kill()
-        self.ready.clear()
 
 
 class Judge:
@@ -104,9 +61,12 @@ class Judge:
         limits = Limits(address_space_bytes=None if self.gpu else int(self.options.cpu_memory_limit_gb * 2**30))
         child_setup = ChildSetup(self.spec, str(self.device), self.options.gpu_memory_fraction,
                                  list(self.options.allowed_torch_ops))
-        spare = self.options.spare_children
+        spare = self.options.spares(gpu=self.gpu)
+        child_env = sandbox_env(gpu=self.gpu)
+        if setup.runtime_cache:
+            child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
         self.pool = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner", child_setup,
-                              env=sandbox_env(gpu=self.gpu), spare=spare, limits=limits,
+                              env=child_env, spare=spare, limits=limits,
                               warm_request=Warm() if self.gpu else None,
                               start_timeout_s=self.options.start_timeout_s)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
@@ -119,11 +79,14 @@ class Judge:
             if self.aot_pool:
                 self.aot_pool.fill()
 
-    def handle(self, request: Any) -> EvalResult:
+    def handle(self, request: Any) -> EvalResult | GpuTarget:
         from kernelevo.evaluation.stages import judge_candidate
 
         if isinstance(request, EvaluateRequest):
-            return judge_candidate(self, request.source)
+            return judge_candidate(self, request.source, request.triton_cache)
+        if isinstance(request, TargetQuery):
+            major, minor = torch.cuda.get_device_capability(self.device) if self.gpu else (9, 0)
+            return GpuTarget("cuda", major * 10 + minor, 32)
         raise TypeError(f"unknown request {type(request).__name__}")
 
     # -- reference side ------------------------------------------------------------------------

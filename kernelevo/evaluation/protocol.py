@@ -18,11 +18,20 @@ from kernelevo.spec.spec import Spec
 class JudgeSetup:
     spec: Spec
     options: EvalOptions
+    # Triton's cache for what candidate children build before any candidate code runs
+    # (Triton's C helpers); each candidate's kernels go to a cache of its own (EvaluateRequest)
+    runtime_cache: str | None = None
 
 
 @dataclass
 class EvaluateRequest:
     source: str
+    triton_cache: str | None = None  # this candidate's own Triton cache, perhaps filled ahead of time
+
+
+@dataclass
+class TargetQuery:
+    """Asks the judge what Triton compiles for on its GPU (a :class:`GpuTarget`)."""
 
 
 @dataclass
@@ -53,6 +62,7 @@ class Load:
     source: str
     variants: list[str]
     model_seed: int
+    triton_cache: str | None = None  # where Triton caches (and may find) this candidate's kernels
 
 
 @dataclass

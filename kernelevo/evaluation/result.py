@@ -161,7 +161,18 @@ class StageCosts(BaseModel):
     correctness_s: float = 0.0
     timing_s: float = 0.0
     baselines_s: float = 0.0  # eager and torch.compile, once per spec and worker
+    precompile_s: float = 0.0  # on the CPU, while the GPU judged the previous candidate
+    judge_s: float = 0.0  # the judge held the device for this candidate (the GPU's busy time)
     total_s: float = 0.0
+
+
+class Precompiled(BaseModel):
+    """The kernels compiled on the CPU ahead of the GPU run, and whether the GPU run reused them."""
+
+    kernels: list[str] = Field(default_factory=list)
+    error: str | None = None  # why the candidate's wrapper could not run without a GPU
+    timed_out: bool = False  # the compile ran past the compile limit (the candidate is rejected for it)
+    compiled_on_gpu: int = 0  # kernels the GPU child still had to compile (0: all came from the cache)
 
 
 class EvalResult(BaseModel):
@@ -187,6 +198,7 @@ class EvalResult(BaseModel):
     launches: int = 0
     environment: Environment | None = None
     costs: StageCosts = Field(default_factory=StageCosts)
+    precompiled: Precompiled | None = None
 
     @property
     def ok(self) -> bool:

@@ -47,14 +47,14 @@ class Rejected(Exception):
         self.kind, self.message, self.mismatch = kind, message, mismatch
 
 
-def judge_candidate(judge: Judge, source: str) -> EvalResult:
+def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) -> EvalResult:
     """Evaluate ``source`` in a fresh child of ``judge``; never raises."""
     started = time.perf_counter()
     result = EvalResult(environment=judge.environment, interpreted=not judge.gpu)
     child, waited = None, 0.0
     try:
         child, waited = judge.pool.take(judge.options.start_timeout_s)
-        _Stages(judge, child, result).run(source)
+        _Stages(judge, child, result, triton_cache).run(source)
     except Rejected as exc:
         result.correct, result.error, result.message, result.mismatch = False, exc.kind, exc.message, exc.mismatch
     except SandboxFailure as exc:
@@ -84,8 +84,8 @@ def _failure(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
 
 
 class _Stages:
-    def __init__(self, judge: Judge, child: Sandbox, result: EvalResult) -> None:
-        self.judge, self.child, self.result = judge, child, result
+    def __init__(self, judge: Judge, child: Sandbox, result: EvalResult, triton_cache: str | None) -> None:
+        self.judge, self.child, self.result, self.triton_cache = judge, child, result, triton_cache
         self.opts = judge.options
         self.child_source = ""
 
@@ -102,7 +102,7 @@ class _Stages:
         self.result.stage = Stage.COMPILE
         self.child_source = source
         start = time.perf_counter()
-        reply = self.child.call(Load(source, self.judge.variants, self.judge.model_seed),
+        reply = self.child.call(Load(source, self.judge.variants, self.judge.model_seed, self.triton_cache),
                                 {"*": self.opts.compile_timeout_s}, first_phase="import")
         self.result.costs.compile_s += time.perf_counter() - start
         if isinstance(reply, ChildError):

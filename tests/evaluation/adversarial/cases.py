@@ -234,7 +234,8 @@ CASES: tuple[Case, ...] = (
     _default("arange_not_power_of_two-gpu", "arange_not_power_of_two.py", E.COMPILE_ERROR,
              "Triton's front end raises CompilationError for tl.arange(0, 1000)", gpu_only=True),
     _default("compile_forever-gpu", "compile_forever.py", E.COMPILE_TIMEOUT,
-             "the child announces the compile phase; the judge kills it at compile_timeout_s",
+             "the precompiler compiling it on the CPU is killed at compile_timeout_s, and the GPU is never "
+             "taken (without precompiling, the child announces the compile phase and the judge kills it)",
              gpu_only=True, slow=True),
     # 22. memory
     _default("out_of_memory", "out_of_memory.py", E.OUT_OF_MEMORY,

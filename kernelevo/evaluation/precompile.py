@@ -1,0 +1,199 @@
+"""Compile a candidate's Triton kernels on the CPU while the GPU judges another candidate.
+
+Compiling (Triton to PTX to a cubin, plus Triton 3.6's C launcher) takes 0.4 to 0.7 s of
+each GPU evaluation and needs no GPU. A :class:`Precompiler` child, with CUDA hidden,
+runs the candidate's ``forward`` on CPU tensors of each variant's shapes while Triton's
+JIT is told that the device is the GPU the judge reported (``GPUTarget``) and that every
+launch is a warm-up: each kernel is specialized exactly as the GPU run will specialize it
+(argument types, 16-byte alignment, integers equal to 1, constexprs, launch options) and
+compiled, but never launched. Autotuned kernels get every config compiled. The results go
+to a Triton cache directory of that candidate alone; the candidate's GPU child then reads
+its kernels from there instead of compiling them while it holds the GPU.
+
+A wrapper that needs CUDA on the host side (``torch.cuda`` calls, tensors made on
+``"cuda"``) fails here; that costs nothing, since the GPU child compiles whatever is
+missing from the cache, as it would have without this step. Each candidate gets a fresh
+child and a cache of its own, so no candidate's code can plant a binary that another
+candidate's evaluation would load.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from kernelevo.evaluation.diagnostics import trim
+from kernelevo.spec.spec import Spec
+
+
+@dataclass(frozen=True)
+class GpuTarget:
+    """What Triton compiles for: backend, architecture (90 for Hopper) and warp size."""
+
+    backend: str = "cuda"
+    arch: int = 90
+    warp_size: int = 32
+
+
+@dataclass
+class PrecompileSetup:
+    spec: Spec
+    target: GpuTarget
+
+
+@dataclass
+class PrecompileRequest:
+    source: str
+    variants: list[str]
+    cache_dir: str
+
+
+@dataclass
+class PrecompileReply:
+    kernels: list[str] = field(default_factory=list)  # "name[config]" of each compiled specialization
+    launchers: int = 0  # C launchers built (Triton versions that compile one per signature)
+    seconds: float = 0.0
+    error: str | None = None  # why the wrapper could not run here (the GPU child compiles instead)
+
+
+class _CompileOnlyDriver:
+    """Triton's view of a device it may compile for but never touch."""
+
+    def __init__(self, target: GpuTarget) -> None:
+        from triton.backends.compiler import GPUTarget
+
+        self.target = GPUTarget(target.backend, target.arch, target.warp_size)
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device: int) -> None:
+        pass
+
+    def get_current_stream(self, device: int | None = None) -> int:
+        return 0
+
+    def get_current_target(self) -> Any:
+        return self.target
+
+    def get_active_torch_device(self) -> Any:
+        import torch
+
+        return torch.device("cpu")
+
+    def is_active(self) -> bool:
+        return True
+
+
+class Precompiler:
+    """Sandbox handler, started with CUDA hidden: compiles one candidate's kernels."""
+
+    def __init__(self, setup: PrecompileSetup, conn: Connection) -> None:
+        import torch  # noqa: F401  (imported ahead, so a candidate's turn is compile work only)
+        import triton  # noqa: F401
+
+        from kernelevo.spec.problem import Problem
+
+        self.problem = Problem(setup.spec)
+        self.target = setup.target
+
+    def handle(self, request: PrecompileRequest) -> PrecompileReply:
+        import torch
+
+        start = time.perf_counter()
+        os.environ["TRITON_CACHE_DIR"] = request.cache_dir  # Triton reads it at each cache access
+        compiled: list[tuple[str, Any]] = []
+        reply = PrecompileReply()
+        with _compile_only(self.target, compiled):
+            try:
+                path = Path.cwd() / "candidate.py"
+                path.write_text(request.source)
+                module = _import(request.source, str(path))
+                cls = module["ModelNew"]
+                cpu = torch.device("cpu")
+                for variant in request.variants:
+                    model = self.problem.model(variant, 0, cpu, cls=cls)
+                    inputs = self.problem.inputs(variant, 0, cpu)
+                    with self.problem.variant(variant), torch.no_grad():
+                        model(*inputs)
+            except Exception as exc:
+                reply.error = trim(f"{type(exc).__name__}: {exc}", 4)
+        reply.kernels = [name for name, _ in compiled]
+        reply.launchers = sum(_build_launcher(kernel) for _, kernel in compiled)
+        reply.seconds = time.perf_counter() - start
+        return reply
+
+
+def _import(source: str, filename: str) -> dict[str, Any]:
+    import sys
+    import types
+
+    module = types.ModuleType("kernelevo_candidate")
+    module.__file__ = filename
+    sys.modules[module.__name__] = module
+    exec(compile(source, filename, "exec"), module.__dict__)
+    return module.__dict__
+
+
+class _compile_only:
+    """Within the block: Triton compiles for ``target`` and launches nothing."""
+
+    def __init__(self, target: GpuTarget, compiled: list[tuple[str, Any]]) -> None:
+        self.target, self.compiled = target, compiled
+
+    def __enter__(self) -> None:
+        from triton.runtime import driver
+        from triton.runtime.autotuner import Autotuner
+        from triton.runtime.jit import JITFunction
+
+        self._saved = (JITFunction.run, Autotuner.run, driver._active)
+        jit_run, compiled = JITFunction.run, self.compiled
+
+        def compile_without_launch(fn: Any, *args: Any, grid: Any = None, warmup: bool = False, **kwargs: Any) -> Any:
+            kernel = jit_run(fn, *args, grid=grid, warmup=True, **kwargs)
+            if kernel is not None and all(kernel is not seen for _, seen in compiled):
+                meta = kernel.metadata
+                compiled.append((f"{fn.__name__}[warps={meta.num_warps},stages={meta.num_stages}]", kernel))
+            return kernel
+
+        def compile_every_config(tuner: Any, *args: Any, **kwargs: Any) -> Any:
+            # Autotuning times each config on the GPU; here each config is compiled, so
+            # whichever the GPU child picks is already in the cache.
+            kernel = None
+            for config in tuner.configs:
+                kernel = tuner.fn.run(*args, **{**kwargs, **config.all_kwargs()})
+            return kernel
+
+        JITFunction.run = compile_without_launch
+        Autotuner.run = compile_every_config
+        driver.set_active(_CompileOnlyDriver(self.target))
+
+    def __exit__(self, *exc: object) -> None:
+        from triton.runtime import driver
+        from triton.runtime.autotuner import Autotuner
+        from triton.runtime.jit import JITFunction
+
+        JITFunction.run, Autotuner.run, driver._active = self._saved
+
+
+def _build_launcher(kernel: Any) -> int:
+    """Build the kernel's C launcher into the cache where this Triton compiles one per signature.
+
+    Triton 3.6 compiles a launcher with the host C compiler at a kernel's first launch
+    (about a second); Triton 3.9 has one generic launcher and needs nothing here.
+    """
+    try:
+        from triton.backends.nvidia import driver as nvidia
+    except ImportError:
+        return 0
+    if "compile_module_from_src" not in nvidia.CudaLauncher.__init__.__code__.co_names:
+        return 0
+    try:
+        nvidia.CudaLauncher(kernel.src, kernel.metadata)
+    except Exception:  # a host without the CUDA driver library cannot load it; the GPU child builds it
+        return 0
+    return 1
