@@ -22,10 +22,11 @@ from typing import Any
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.evaluator import static_rejection
+from kernelevo.evaluation.evaluator import slots_for, static_rejection
 from kernelevo.evaluation.result import ErrorKind, Stage
 from kernelevo.search.records import Candidate
 from kernelevo.spec import Spec
+from kernelevo.spec.errors import SpecError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class RayEvaluatorPool:
         self.requeued = 0  # evaluations run again after an actor died
         self.crashed = 0  # candidates whose second evaluation died too
         self.workers = 0
+        self.capacity = 0  # candidates the actors of the smallest target take at once
 
     def _gpus_for(self, target: Target) -> int:
         if target.name == ANY:
@@ -85,16 +87,24 @@ class RayEvaluatorPool:
             remote: Any = ray.remote(self.actor_class)
             # num_cpus=0: the actor only waits on its judge and candidate processes; the GPU is what
             # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
+            # max_concurrency: as many candidates at once as an evaluator on a GPU takes (each actor says how
+            # many it takes in ready(): fewer without a GPU)
             remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=self.max_restarts,
-                                    max_task_retries=0)
+                                    max_task_retries=0, max_concurrency=slots_for(self.options, gpu=True))
             # the driver runs the static checks (see _static): the actors need not run them again
             actor_options = self.options.model_copy(update={"static_checks": False})
             target.actors = [remote.remote(actor_options) for _ in range(count)]
             places = await asyncio.gather(*(actor.ready.remote() for actor in target.actors))
-            for actor in target.actors:
-                target.free.put_nowait(actor)
+            # each actor's judge starts now (references, baselines), not in the run's first evaluation
+            problems = await asyncio.gather(*(actor.prepare.remote(self.spec) for actor in target.actors))
+            if any(problems):
+                raise SpecError(next(p for p in problems if p))
+            for actor, place in zip(target.actors, places, strict=True):
+                for _ in range(int(place.get("slots", 1))):
+                    target.free.put_nowait(actor)
             log.info("%d evaluator actor(s) for %s: %s", count, target.name, places)
         self.workers = min(len(t.actors) for t in self.targets)
+        self.capacity = min(t.free.qsize() for t in self.targets)
 
     async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
         static = self._static(candidate)

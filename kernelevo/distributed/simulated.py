@@ -26,6 +26,9 @@ class SimulatedEvaluatorActor:
     def ready(self) -> dict[str, str]:
         return {"pid": str(os.getpid()), "simulated": f"{self.delay_s} s per evaluation"}
 
+    def prepare(self, spec: Spec) -> str | None:
+        return None
+
     def evaluate(self, spec: Spec, source: str) -> EvalResult:
         time.sleep(self.delay_s)
         # a deterministic, made-up time per source, so the archive has something to order
@@ -36,8 +39,10 @@ class SimulatedEvaluatorActor:
 
         env = Environment(device="simulated", device_name="simulated", hardware="simulated", torch="-", triton="-",
                           python="-", hostname="-")
-        return EvalResult(correct=True, stage=Stage.VERDICT, kernel=timing(kernel_ms), eager=timing(1.5),
-                          speedup_eager=1.5 / kernel_ms, environment=env)
+        result = EvalResult(correct=True, stage=Stage.VERDICT, kernel=timing(kernel_ms), eager=timing(1.5),
+                            speedup_eager=1.5 / kernel_ms, environment=env)
+        result.costs.judge_s = self.delay_s
+        return result
 
     def close(self) -> None:
         pass

@@ -45,7 +45,8 @@ class RunConfig(BaseModel):
 
     llm: LLMConfig | None = None  # None: the template operator only (offline)
     budget: Budget = Field(default_factory=Budget)
-    in_flight: int | None = Field(default=None, ge=1)  # K: candidates made or evaluated at once (2 x workers + 2)
+    # K: candidates made or evaluated at once (default: what the evaluators take at once + workers + 2)
+    in_flight: int | None = Field(default=None, ge=1)
     workers: int | None = Field(default=None, ge=1)  # evaluators per target (default: one per GPU; 1 without GPUs)
     ray: bool = True  # evaluate on Ray actors (RAY_ADDRESS, or a local instance); False: in this process
     targets: list[str] | None = None  # accelerator types to evaluate on (e.g. ["H100", "H200"]); None: any GPU
@@ -69,8 +70,8 @@ class RunConfig(BaseModel):
             raise ValueError("exploitation, exploration and random_pick cannot all be 0")
         return self
 
-    def candidates_in_flight(self, workers: int) -> int:
-        return self.in_flight or 2 * workers + 2
+    def candidates_in_flight(self, workers: int, capacity: int) -> int:
+        return self.in_flight or capacity + workers + 2
 
     @classmethod
     def load(cls, path: str | Path) -> RunConfig:

@@ -51,7 +51,10 @@ class SearchLoop:
         self.ready: list[Candidate] = []
         self.stopped = ""  # why the loop stops; empty while it runs
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
-        self.evaluating_s = 0.0  # summed wall time of evaluations (for the busy fraction)
+        self.finished: float | None = None  # when run() returned
+        # summed time an evaluator held its device (the judge's time) for these candidates: the busy
+        # fraction. Not the time awaiting the pool: on a GPU an evaluator takes several at once.
+        self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
         self._island = 0
@@ -60,7 +63,7 @@ class SearchLoop:
 
     # -- budgets ---------------------------------------------------------------------------------
     def elapsed_s(self) -> float:
-        return time.monotonic() - self.started
+        return (self.finished or time.monotonic()) - self.started
 
     def budget_reached(self) -> str:
         b, s = self.config.budget, self.state
@@ -92,13 +95,13 @@ class SearchLoop:
             if reason:
                 self.stop(reason)
             if not self.stopped:
-                in_flight = self.config.candidates_in_flight(self.pool.workers)
+                in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
                 free = in_flight - running("produce") - len(self.ready) - running("evaluate")
                 for _ in range(max(0, free) if self._can_produce() else 0):
                     tasks[asyncio.create_task(self._produce())] = "produce"
                 if self._evolution_due() and not running("evolve"):
                     tasks[asyncio.create_task(self._evolve_prompt())] = "evolve"
-            while self.ready and running("evaluate") < self.pool.workers and not self._evaluation_budget_full(
+            while self.ready and running("evaluate") < self.pool.capacity and not self._evaluation_budget_full(
                     running("evaluate")):
                 tasks[asyncio.create_task(self._evaluate(self.ready.pop(0)))] = "evaluate"
             if self.stopped:
@@ -128,6 +131,7 @@ class SearchLoop:
                         self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
                                   "(the template operator's space is exhausted; add an LLM with --model)")
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.finished = time.monotonic()
         return self.stopped
 
     def _evaluation_budget_full(self, evaluating: int) -> bool:
@@ -234,9 +238,8 @@ class SearchLoop:
 
     # -- evaluating --------------------------------------------------------------------------------
     async def _evaluate(self, candidate: Candidate) -> None:
-        started = time.perf_counter()
         results = await self.pool.evaluate(candidate)
-        self.evaluating_s += time.perf_counter() - started
+        self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
         for hardware, result in results:
             evaluated = self.state.tell(candidate, hardware, result)
             self.store.add_evaluation(evaluated)

@@ -17,7 +17,8 @@ from kernelevo.spec import Spec
 
 
 class EvaluatorPool(Protocol):
-    workers: int
+    workers: int  # evaluators (GPUs) per hardware target
+    capacity: int  # candidates it takes at once (an evaluator on a GPU takes several: see Evaluator.slots)
 
     async def start(self) -> None: ...
 
@@ -29,18 +30,24 @@ class EvaluatorPool(Protocol):
 
 
 class LocalEvaluatorPool:
-    """``workers`` warm evaluators in this process's threads, on one device kind."""
+    """``workers`` warm evaluators in this process's threads, on one device kind.
+
+    Each evaluator takes as many candidates at once as it has slots (three on a GPU: two
+    compile on the CPU while the third holds the GPU).
+    """
 
     def __init__(self, spec: Spec, options: EvalOptions, *, workers: int = 1) -> None:
         self.workers = workers
         self._evaluators = [Evaluator(spec, options) for _ in range(workers)]
+        self.capacity = sum(ev.slots for ev in self._evaluators)
         self._free: asyncio.Queue[Evaluator] = asyncio.Queue()
         self.hardware = "unknown"
 
     async def start(self) -> None:
         await asyncio.gather(*(asyncio.to_thread(ev.start) for ev in self._evaluators))
         for ev in self._evaluators:
-            self._free.put_nowait(ev)
+            for _ in range(ev.slots):
+                self._free.put_nowait(ev)
 
     async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
         evaluator = await self._free.get()

@@ -35,3 +35,31 @@ class DiesOnce(SimulatedEvaluatorActor):
             flag.write_text("died")
             os._exit(1)
         return super().evaluate(spec, source)
+
+
+class TakesTwo(SimulatedEvaluatorActor):
+    """Says it takes two candidates at once (as a GPU evaluator compiling ahead does) and
+    reports in each result how many of its evaluations overlapped at most so far."""
+
+    delay_s = 0.4
+
+    def __init__(self, options):  # type: ignore[no-untyped-def]
+        import threading
+
+        super().__init__(options)
+        self._lock, self._running, self._most = threading.Lock(), 0, 0
+
+    def ready(self):  # type: ignore[no-untyped-def]
+        return {**super().ready(), "slots": "2"}
+
+    def evaluate(self, spec, source):  # type: ignore[no-untyped-def]
+        with self._lock:
+            self._running += 1
+            self._most = max(self._most, self._running)
+        try:
+            result = super().evaluate(spec, source)
+        finally:
+            with self._lock:
+                self._running -= 1
+        result.message = f"overlap {self._most}"
+        return result

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from faulty_actors import DiesOnce, DiesOnMarker
+from faulty_actors import DiesOnce, DiesOnMarker, TakesTwo
 
 from kernelevo.distributed import NoMatchingWorkers, RayEvaluatorPool
 from kernelevo.distributed.cluster import ClusterInfo
@@ -74,6 +74,21 @@ def test_targets_route_to_labelled_workers(local_ray: ClusterInfo, gelu) -> None
     ((hardware, result),) = asyncio.run(with_pool(pool, work))
     assert pool.workers == 2  # as many actors as GPUs of that type, not all 4 GPUs
     assert hardware == "simulated" and result.ok
+
+
+def test_an_actor_takes_as_many_candidates_at_once_as_it_says(local_ray: ClusterInfo, gelu) -> None:
+    """A GPU evaluator compiles the next candidates while the GPU judges one: the pool feeds it that many."""
+    pool = RayEvaluatorPool(gelu, CPU.model_copy(update={"static_checks": False}), cluster=local_ray,
+                            actors_per_target=1, actor_class=TakesTwo)
+
+    async def work(pool: RayEvaluatorPool):
+        return await asyncio.gather(*(pool.evaluate(candidate(f"x = {i}\n", i)) for i in range(6)))
+
+    results = asyncio.run(with_pool(pool, work))
+    assert pool.workers == 1 and pool.capacity == 2
+    overlaps = [int(r.message.split()[-1]) for ((_, r),) in results]
+    assert max(overlaps) == 2  # two at once, never more
+    assert all(r.ok for ((_, r),) in results)
 
 
 def test_a_candidate_that_kills_its_worker_twice_is_recorded_once(local_ray: ClusterInfo, gelu) -> None:
