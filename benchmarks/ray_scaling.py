@@ -56,7 +56,7 @@ def measure(actors: int, delay: float, evaluations_per_actor: int) -> dict:
     ideal = actors / delay
     return {"actors": actors, "evaluations": n, "search_s": search_s, "wall_s": wall,
             "evals_per_s": n / search_s, "ideal_evals_per_s": ideal, "efficiency": n / search_s / ideal,
-            "busy": outcome.loop.evaluating_s / (search_s * actors)}
+            "busy": outcome.loop.device_busy_s / (search_s * actors)}
 
 
 def main() -> None:
