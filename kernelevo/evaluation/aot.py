@@ -15,14 +15,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
-import types
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from kernelevo.evaluation.candidate_module import exec_candidate
 from kernelevo.evaluation.diagnostics import trim
 from kernelevo.evaluation.protocol import LaunchSignature
 from kernelevo.evaluation.result import KernelMetadata
@@ -46,23 +45,13 @@ class AotCompiler:
         import triton  # noqa: F401  (imported now; this child serves one candidate)
 
     def handle(self, request: AotRequest) -> list[KernelMetadata]:
-        path = Path.cwd() / "candidate.py"
-        path.write_text(request.source)
         try:
-            namespace = _import_compilable(request.source, str(path))
+            namespace = exec_candidate(request.source).__dict__
         except Exception as exc:
             return [KernelMetadata(name=n, launches=request.launches.get(n, 0), source="aot-sm90",
                                    error=f"re-import failed: {exc}") for n in request.signatures]
         return [_compile_one(name, sig, namespace, request.launches.get(name, 0))
                 for name, sig in request.signatures.items()]
-
-
-def _import_compilable(source: str, filename: str) -> dict[str, Any]:
-    module = types.ModuleType("kernelevo_candidate")
-    module.__file__ = filename
-    sys.modules[module.__name__] = module
-    exec(compile(source, filename, "exec"), module.__dict__)
-    return module.__dict__
 
 
 def _find_jit(name: str, namespace: dict[str, Any]) -> Any:

@@ -12,13 +12,12 @@ the child away after each candidate.
 from __future__ import annotations
 
 import os
-import types
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 import torch
 
+from kernelevo.evaluation.candidate_module import candidate_path, exec_candidate
 from kernelevo.evaluation.compare import fill_poison
 from kernelevo.evaluation.diagnostics import classify, describe
 from kernelevo.evaluation.instrument import (
@@ -47,8 +46,6 @@ from kernelevo.sandbox import Progress
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device
-
-CANDIDATE_MODULE = "kernelevo_candidate"
 
 
 class CandidateRunner:
@@ -115,16 +112,9 @@ class CandidateRunner:
         self._progress("import")
         if request.triton_cache:  # Triton reads it at each cache access: this candidate's kernels go there
             os.environ["TRITON_CACHE_DIR"] = request.triton_cache
-        path = Path.cwd() / "candidate.py"
-        path.write_text(request.source)
-        self.candidate_file = str(path)
+        self.candidate_file = candidate_path()
         try:
-            module = types.ModuleType(CANDIDATE_MODULE)
-            module.__file__ = self.candidate_file
-            import sys
-
-            sys.modules[CANDIDATE_MODULE] = module
-            exec(compile(request.source, self.candidate_file, "exec"), module.__dict__)
+            module = exec_candidate(request.source)
         except Exception as exc:
             return ChildError(ErrorKind.COMPILE_ERROR, describe(exc, self.candidate_file))
         cls = getattr(module, "ModelNew", None)
@@ -134,7 +124,7 @@ class CandidateRunner:
             for variant in request.variants:
                 self.models[variant] = self._build(cls, variant, request.model_seed)
         except SpecError as exc:
-            return ChildError(ErrorKind.COMPILE_ERROR, str(exc).replace("raised", "raised", 1))
+            return ChildError(ErrorKind.COMPILE_ERROR, str(exc))
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file))
         violations = self._violations()

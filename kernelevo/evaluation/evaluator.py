@@ -137,37 +137,41 @@ class Evaluator:
         """Judge one candidate (source text or an object with ``.source``); never raises."""
         started = time.perf_counter()
         source = source_of(candidate)
-        result = self._static(source)
+        result = static_rejection(source, self.spec, self.options)
         static_s = time.perf_counter() - started
-        precompile_s = 0.0
         if result is None:
-            cache = self._new_cache()
-            try:
-                precompiled, precompile_s = self._precompile(source, cache)
-                if precompiled is not None and precompiled.timed_out:
-                    # the same compile would take as long in the GPU child: no need to hold the GPU for it
-                    return self._finish(EvalResult(
-                        stage=Stage.COMPILE, error=ErrorKind.COMPILE_TIMEOUT, precompiled=precompiled,
-                        message=f"compiling the candidate's kernels took over {self.options.compile_timeout_s:g} s "
-                                "(on the CPU, before its GPU run)"), started, static_s, precompile_s)
-                with self._judge_lock:
-                    judge_start = time.perf_counter()
-                    before = _cubins(cache)
-                    result = self._in_judge(source, cache)
-                    result.costs.judge_s = time.perf_counter() - judge_start
-                if precompiled is not None:
-                    precompiled.compiled_on_gpu = max(0, _cubins(cache) - before)
-                result.precompiled = precompiled
-            finally:
-                if cache:
-                    shutil.rmtree(cache, ignore_errors=True)
-        return self._finish(result, started, static_s, precompile_s)
-
-    def _finish(self, result: EvalResult, started: float, static_s: float, precompile_s: float) -> EvalResult:
+            result = self._compile_and_judge(source)
         result.interpreted = result.interpreted or not self.gpu
-        result.costs.static_s, result.costs.precompile_s = static_s, precompile_s
+        result.costs.static_s = static_s
         result.costs.total_s = time.perf_counter() - started
         return result
+
+    def _compile_and_judge(self, source: str) -> EvalResult:
+        """On a GPU, compile ahead into the candidate's own Triton cache; then judge it holding the GPU."""
+        cache = self._new_cache()
+        try:
+            started = time.perf_counter()
+            precompiled = self._precompile(source, cache)
+            precompile_s = time.perf_counter() - started
+            if precompiled is not None and precompiled.timed_out:
+                # the same compile would take as long in the GPU child: no need to hold the GPU for it
+                result = EvalResult(stage=Stage.COMPILE, error=ErrorKind.COMPILE_TIMEOUT, message=(
+                    f"compiling the candidate's kernels took over {self.options.compile_timeout_s:g} s "
+                    "(on the CPU, before its GPU run)"))
+            else:
+                before = _cubins(cache)
+                with self._judge_lock:
+                    judged = time.perf_counter()
+                    result = self._in_judge(source, cache)
+                    result.costs.judge_s = time.perf_counter() - judged
+                if precompiled is not None:
+                    precompiled.compiled_on_gpu = _cubins(cache) - before
+            result.precompiled = precompiled
+            result.costs.precompile_s = precompile_s
+            return result
+        finally:
+            if cache:
+                shutil.rmtree(cache, ignore_errors=True)
 
     def _new_cache(self) -> str | None:
         """A Triton cache directory for one candidate alone (None: the judge's default)."""
@@ -179,11 +183,10 @@ class Evaluator:
         path.mkdir()
         return str(path)
 
-    def _precompile(self, source: str, cache: str | None) -> tuple[Precompiled | None, float]:
+    def _precompile(self, source: str, cache: str | None) -> Precompiled | None:
         """Compile ``source``'s kernels into ``cache`` on the CPU; never raises (the GPU child compiles then)."""
         if cache is None or self._precompilers is None:
-            return None, 0.0
-        start = time.perf_counter()
+            return None
         box = None
         try:
             with self._precompile_lock:
@@ -191,16 +194,12 @@ class Evaluator:
             variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
             reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache),
                                               {"*": self.options.compile_timeout_s})
-            found = Precompiled(kernels=reply.kernels, error=reply.error)
+            return Precompiled(kernels=reply.kernels, error=reply.error)
         except SandboxFailure as exc:
-            found = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
+            return Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
         finally:
             if box is not None:
                 box.kill()
-        return found, time.perf_counter() - start
-
-    def _static(self, source: str) -> EvalResult | None:
-        return static_rejection(source, self.spec, self.options)
 
     def _in_judge(self, source: str, cache: str | None) -> EvalResult:
         try:

@@ -31,6 +31,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from kernelevo.evaluation.candidate_module import CANDIDATE_MODULE
 from kernelevo.evaluation.protocol import LaunchSignature
 
 # aten ops forward may dispatch: allocation, views, copies, fills, casts. Everything else computes.
@@ -179,7 +180,7 @@ def _signature_of(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Lau
     return LaunchSignature(args=described, options=options)
 
 
-CANDIDATE_MODULES = ("kernelevo_candidate",)
+CANDIDATE_MODULES = (CANDIDATE_MODULE,)
 
 
 def _from_candidate(skip: tuple[str, ...]) -> str | None:

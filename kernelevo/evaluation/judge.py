@@ -84,8 +84,8 @@ class Judge:
 
         if isinstance(request, EvaluateRequest):
             return judge_candidate(self, request.source, request.triton_cache)
-        if isinstance(request, TargetQuery):
-            major, minor = torch.cuda.get_device_capability(self.device) if self.gpu else (9, 0)
+        if isinstance(request, TargetQuery):  # asked only of a judge on a GPU
+            major, minor = torch.cuda.get_device_capability(self.device)
             return GpuTarget("cuda", major * 10 + minor, 32)
         raise TypeError(f"unknown request {type(request).__name__}")
 

@@ -19,13 +19,14 @@ candidate's evaluation would load.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
+from kernelevo.evaluation.candidate_module import exec_candidate
 from kernelevo.evaluation.diagnostics import trim
 from kernelevo.spec.spec import Spec
 
@@ -55,8 +56,6 @@ class PrecompileRequest:
 @dataclass
 class PrecompileReply:
     kernels: list[str] = field(default_factory=list)  # "name[config]" of each compiled specialization
-    launchers: int = 0  # C launchers built (Triton versions that compile one per signature)
-    seconds: float = 0.0
     error: str | None = None  # why the wrapper could not run here (the GPU child compiles instead)
 
 
@@ -104,16 +103,12 @@ class Precompiler:
     def handle(self, request: PrecompileRequest) -> PrecompileReply:
         import torch
 
-        start = time.perf_counter()
         os.environ["TRITON_CACHE_DIR"] = request.cache_dir  # Triton reads it at each cache access
         compiled: list[tuple[str, Any]] = []
         reply = PrecompileReply()
         with _compile_only(self.target, compiled):
             try:
-                path = Path.cwd() / "candidate.py"
-                path.write_text(request.source)
-                module = _import(request.source, str(path))
-                cls = module["ModelNew"]
+                cls = exec_candidate(request.source).ModelNew
                 cpu = torch.device("cpu")
                 for variant in request.variants:
                     model = self.problem.model(variant, 0, cpu, cls=cls)
@@ -123,77 +118,56 @@ class Precompiler:
             except Exception as exc:
                 reply.error = trim(f"{type(exc).__name__}: {exc}", 4)
         reply.kernels = [name for name, _ in compiled]
-        reply.launchers = sum(_build_launcher(kernel) for _, kernel in compiled)
-        reply.seconds = time.perf_counter() - start
+        for _, kernel in compiled:
+            _build_launcher(kernel)
         return reply
 
 
-def _import(source: str, filename: str) -> dict[str, Any]:
-    import sys
-    import types
+@contextlib.contextmanager
+def _compile_only(target: GpuTarget, compiled: list[tuple[str, Any]]) -> Iterator[None]:
+    """Within the block Triton compiles for ``target`` and launches nothing; ``compiled`` collects each kernel."""
+    from triton.runtime import driver
+    from triton.runtime.autotuner import Autotuner
+    from triton.runtime.jit import JITFunction
 
-    module = types.ModuleType("kernelevo_candidate")
-    module.__file__ = filename
-    sys.modules[module.__name__] = module
-    exec(compile(source, filename, "exec"), module.__dict__)
-    return module.__dict__
+    saved = (JITFunction.run, Autotuner.run, driver._active)
+    jit_run = JITFunction.run
 
+    def compile_without_launch(fn: Any, *args: Any, grid: Any = None, warmup: bool = False, **kwargs: Any) -> Any:
+        kernel = jit_run(fn, *args, grid=grid, warmup=True, **kwargs)
+        if kernel is not None and all(kernel is not seen for _, seen in compiled):
+            meta = kernel.metadata
+            compiled.append((f"{fn.__name__}[warps={meta.num_warps},stages={meta.num_stages}]", kernel))
+        return kernel
 
-class _compile_only:
-    """Within the block: Triton compiles for ``target`` and launches nothing."""
+    def compile_every_config(tuner: Any, *args: Any, **kwargs: Any) -> Any:
+        # Autotuning times each config on the GPU; here each config is compiled, so
+        # whichever the GPU child picks is already in the cache.
+        kernel = None
+        for config in tuner.configs:
+            kernel = tuner.fn.run(*args, **{**kwargs, **config.all_kwargs()})
+        return kernel
 
-    def __init__(self, target: GpuTarget, compiled: list[tuple[str, Any]]) -> None:
-        self.target, self.compiled = target, compiled
-
-    def __enter__(self) -> None:
-        from triton.runtime import driver
-        from triton.runtime.autotuner import Autotuner
-        from triton.runtime.jit import JITFunction
-
-        self._saved = (JITFunction.run, Autotuner.run, driver._active)
-        jit_run, compiled = JITFunction.run, self.compiled
-
-        def compile_without_launch(fn: Any, *args: Any, grid: Any = None, warmup: bool = False, **kwargs: Any) -> Any:
-            kernel = jit_run(fn, *args, grid=grid, warmup=True, **kwargs)
-            if kernel is not None and all(kernel is not seen for _, seen in compiled):
-                meta = kernel.metadata
-                compiled.append((f"{fn.__name__}[warps={meta.num_warps},stages={meta.num_stages}]", kernel))
-            return kernel
-
-        def compile_every_config(tuner: Any, *args: Any, **kwargs: Any) -> Any:
-            # Autotuning times each config on the GPU; here each config is compiled, so
-            # whichever the GPU child picks is already in the cache.
-            kernel = None
-            for config in tuner.configs:
-                kernel = tuner.fn.run(*args, **{**kwargs, **config.all_kwargs()})
-            return kernel
-
-        JITFunction.run = compile_without_launch
-        Autotuner.run = compile_every_config
-        driver.set_active(_CompileOnlyDriver(self.target))
-
-    def __exit__(self, *exc: object) -> None:
-        from triton.runtime import driver
-        from triton.runtime.autotuner import Autotuner
-        from triton.runtime.jit import JITFunction
-
-        JITFunction.run, Autotuner.run, driver._active = self._saved
+    JITFunction.run = compile_without_launch
+    Autotuner.run = compile_every_config
+    driver.set_active(_CompileOnlyDriver(target))
+    try:
+        yield
+    finally:
+        JITFunction.run, Autotuner.run, driver._active = saved
 
 
-def _build_launcher(kernel: Any) -> int:
-    """Build the kernel's C launcher into the cache where this Triton compiles one per signature.
+def _build_launcher(kernel: Any) -> None:
+    """Build the kernel's C launcher into the cache, where this Triton compiles one per signature.
 
-    Triton 3.6 compiles a launcher with the host C compiler at a kernel's first launch
-    (about a second); Triton 3.9 has one generic launcher and needs nothing here.
+    Triton 3.6 compiles a launcher with the host C compiler at a kernel's first launch;
+    Triton 3.9 has one generic launcher and needs nothing here.
     """
     try:
         from triton.backends.nvidia import driver as nvidia
     except ImportError:
-        return 0
+        return
     if "compile_module_from_src" not in nvidia.CudaLauncher.__init__.__code__.co_names:
-        return 0
-    try:
+        return
+    with contextlib.suppress(Exception):  # without the CUDA driver library it cannot load; the GPU child builds it
         nvidia.CudaLauncher(kernel.src, kernel.metadata)
-    except Exception:  # a host without the CUDA driver library cannot load it; the GPU child builds it
-        return 0
-    return 1
