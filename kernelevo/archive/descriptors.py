@@ -43,6 +43,7 @@ warps) can be chosen instead in the run's configuration.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -88,6 +89,7 @@ class KernelFeatures:
     stage_kwargs: list[int]  # num_stages values given at launches or in configs
 
 
+@functools.lru_cache(maxsize=64)  # each level descriptor asks for the same source; callers only read
 def analyse(source: str) -> KernelFeatures:
     tree = ast.parse(source)
     kernels, host = [], []

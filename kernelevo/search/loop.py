@@ -139,8 +139,7 @@ class SearchLoop:
         return limit is not None and self.state.evaluated_count() + evaluating >= limit
 
     def _can_produce(self) -> bool:
-        return any(self.state.elites(island, hw) for island in range(self.config.islands)
-                   for hw in self.state.hardware_types())
+        return any(len(archive) for archive in self.state.archives.values())
 
     # -- seeds -----------------------------------------------------------------------------------
     def add_seeds(self) -> None:
@@ -178,17 +177,15 @@ class SearchLoop:
     async def _produce(self) -> Candidate | None:
         island, hardware = self._next_island(), self._hardware()
         elites = self.state.elites(island, hardware)
-        if not elites:
-            island, elites = next(((i, self.state.elites(i, hardware)) for i in range(self.config.islands)
-                                   if self.state.elites(i, hardware)), (island, elites))
+        if not elites:  # this island has none yet: take the first that has
+            island, elites = next(((i, found) for i in range(self.config.islands)
+                                   if (found := self.state.elites(i, hardware))), (island, elites))
         if not elites:
             return None
         name = self.state.bandit.choose(self.rng, self._available_operators(island, hardware))
         operator = self.operators[name]
         if name == "llm-repair":
-            broken = self.rng.choice(self.state.repair_targets())
-            self.state.repaired.add(broken.id)
-            self.state.broken.pop(broken.id, None)
+            broken = self.state.take_repair_target(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
             chosen = [self.selector.parent(elites, self.rng)[0] for _ in range(operator.arity)]
@@ -197,7 +194,7 @@ class SearchLoop:
         first = parents[0].candidate
         inspirations = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
                         for e in self.selector.inspirations(elites, self._elite_of(elites, first.id), self.rng,
-                                                            self.config.inspirations)] if elites else []
+                                                            self.config.inspirations)]
         meta = self.state.prompts.choose(self.rng) if operator.uses_llm else None
         request = VariationRequest(
             spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),

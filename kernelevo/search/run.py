@@ -45,7 +45,7 @@ class RunOutcome:
 def load_state(store: RunStore, config: RunConfig, operators: list[str]) -> SearchState:
     """A fresh state, or the stored run's replayed in order."""
     state = SearchState(descriptors=descriptor_set(config.descriptors), tie_tolerance=config.tie_tolerance,
-                        islands=config.islands, operators=operators)
+                        operators=operators)
     prompts = store.prompts()
     if prompts is not None:
         state.prompts = prompts

@@ -2,17 +2,19 @@
 
 :meth:`SearchState.tell` turns an evaluation into archive updates, operator rewards and
 prompt fitness. The loop calls it as results arrive; ``--resume`` calls it again for every
-stored evaluation, in order, which rebuilds exactly the same archives.
+stored evaluation, in order, which rebuilds the same archives (except for what island
+migrations copied: migrations are not stored).
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+import random
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
-from kernelevo.archive.elites import AddStatus, Elite, ElitesArchive
+from kernelevo.archive.elites import Elite, ElitesArchive
 from kernelevo.evaluation.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
 from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, Usage
@@ -35,7 +37,6 @@ def objective_of(result: EvalResult) -> float | None:
 class SearchState:
     descriptors: list[Descriptor]
     tie_tolerance: float
-    islands: int
     operators: list[str]
     prompts: PromptArchive = field(default_factory=PromptArchive.with_default)
     candidates: dict[int, Candidate] = field(default_factory=dict)
@@ -46,7 +47,6 @@ class SearchState:
     seen_sources: set[str] = field(default_factory=set)
     repaired: set[int] = field(default_factory=set)  # broken candidates already handed to llm-repair
     llm_samples: int = 0
-    statuses: Counter[str] = field(default_factory=Counter)
     last: Evaluated | None = None  # the evaluation told most recently
     children: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # parent id -> child ids
     broken: dict[int, None] = field(default_factory=dict)  # rejected with a repairable reason, in order
@@ -54,6 +54,8 @@ class SearchState:
     def __post_init__(self) -> None:
         self.bandit = OperatorBandit(self.operators)
         self._next_id = 0
+        self._evaluated = 0  # counted as told: the loop asks on every pass
+        self._correct = 0
 
     # -- ids and bookkeeping ---------------------------------------------------------------------
     def next_id(self) -> int:
@@ -97,21 +99,23 @@ class SearchState:
         """Record one evaluation; a correct kernel is offered to its island's archive."""
         objective = objective_of(result)
         evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective)
+        inserted = False
         if objective is not None:
             measures = self.measure(candidate, result)
             rel_iqr = result.kernel.relative_iqr if result.kernel else 0.0
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
             evaluated.measures, evaluated.archive_status = measures, outcome.status.value
+            inserted = outcome.status.inserted
             if candidate.prompt_id is not None:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
         self.last = evaluated
+        self._evaluated += 1
+        self._correct += evaluated.correct
         if not result.ok and str(result.error) in REPAIRABLE and candidate.id not in self.repaired:
             self.broken[candidate.id] = None
-        self.statuses[evaluated.archive_status or f"rejected:{result.error}"] += 1
         if candidate.operator in self.bandit.stats:
-            self.bandit.update(candidate.operator, AddStatus(evaluated.archive_status).inserted
-                               if evaluated.archive_status else False)
+            self.bandit.update(candidate.operator, inserted)
         return evaluated
 
     # -- queries for selection and display -------------------------------------------------------
@@ -124,6 +128,13 @@ class SearchState:
     def repair_targets(self, limit: int = 20) -> list[Candidate]:
         """Recent rejected candidates worth a repair, not yet repaired."""
         return [self.candidates[cid] for cid in list(self.broken)[-limit:]]
+
+    def take_repair_target(self, rng: random.Random) -> Candidate:
+        """A broken candidate to repair, marked at once so that no other repair in flight takes it."""
+        target = rng.choice(self.repair_targets())
+        self.repaired.add(target.id)
+        self.broken.pop(target.id, None)
+        return target
 
     def failures_from(self, parent_id: int, limit: int = 3) -> list[str]:
         """Evaluator output of the parent's children that failed: shown to the LLM."""
@@ -147,7 +158,7 @@ class SearchState:
         return sorted({hw for (_, hw) in self.archives})
 
     def evaluated_count(self) -> int:
-        return sum(len(v) for v in self.evaluations.values())
+        return self._evaluated
 
     def correct_count(self) -> int:
-        return sum(1 for v in self.evaluations.values() for e in v if e.correct)
+        return self._correct

@@ -36,6 +36,7 @@ class RunMismatch(ValueError):
 class RunStore:
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)
+        self._appended: set[str] = set()  # files this process has written whole lines to
 
     def exists(self) -> bool:
         return (self.dir / "run.json").exists()
@@ -57,9 +58,12 @@ class RunStore:
     # -- appends ---------------------------------------------------------------------------------
     def _append(self, name: str, record: BaseModel) -> None:
         path = self.dir / name
+        # After a crash mid-write a file ends in half a line: start on a fresh one. Only a file
+        # this process has not yet appended to can end so.
+        torn = name not in self._appended and path.exists() and _ends_mid_line(path)
+        self._appended.add(name)
         with open(path, "a") as f:
-            # after a crash mid-write the file ends in half a line: start on a fresh one
-            f.write(("\n" if _ends_mid_line(path) else "") + record.model_dump_json() + "\n")
+            f.write(("\n" if torn else "") + record.model_dump_json() + "\n")
             f.flush()
             os.fsync(f.fileno())
 

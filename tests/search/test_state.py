@@ -9,7 +9,7 @@ from kernelevo.search.state import SearchState
 
 
 def state() -> SearchState:
-    return SearchState(descriptors=descriptor_set("levels"), tie_tolerance=0.08, islands=1,
+    return SearchState(descriptors=descriptor_set("levels"), tie_tolerance=0.08,
                        operators=["template", "llm-repair"])
 
 
