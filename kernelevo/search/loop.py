@@ -25,7 +25,7 @@ from collections.abc import Callable
 from kernelevo.archive.elites import Elite
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
-from kernelevo.search.records import Candidate, OperatorFailure, source_hash
+from kernelevo.search.records import Candidate, OperatorFailure, PromptEvolution, source_hash
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.search.store import RunStore
@@ -282,13 +282,16 @@ class SearchLoop:
             self._fail(OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message,
                                        usage=exc.usage))
             return
-        self.state.usage = self.state.usage + reply.usage
         try:
             sections = parse_sections(reply.text)
         except ValueError as exc:
-            self._fail(OperatorFailure(operator="prompt-evolution", kind="unusable_reply", message=str(exc)))
+            self._fail(OperatorFailure(operator="prompt-evolution", kind="unusable_reply", message=str(exc),
+                                       usage=reply.usage))
             return
         added = prompts.add(sections, parent_id=meta.id, mutation=mutation)
+        self.state.usage = self.state.usage + reply.usage
+        self.store.add_evolution(PromptEvolution(parent_id=meta.id, mutation=mutation,
+                                                 prompt_id=added.id if added else None, usage=reply.usage))
         self.store.save_prompts(prompts)
         log.info("meta-prompt %d %s from %d", added.id if added else -1,
                  f"made by '{mutation}'" if added else "was a duplicate, dropped", meta.id)

@@ -84,3 +84,13 @@ class OperatorFailure(BaseModel):
     parent_ids: list[int] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     at: float = Field(default_factory=time.time)
+
+
+class PromptEvolution(BaseModel):
+    """One LLM call that evolved a meta-prompt: kept so that ``--resume`` counts its tokens and dollars."""
+
+    parent_id: int
+    mutation: str
+    prompt_id: int | None  # None: the new prompt duplicated one already there
+    usage: Usage
+    at: float = Field(default_factory=time.time)

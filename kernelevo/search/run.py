@@ -53,6 +53,8 @@ def load_state(store: RunStore, config: RunConfig, operators: list[str]) -> Sear
         state.add_candidate(candidate)
     for failure in store.failures():
         state.add_failure(failure)
+    for evolution in store.evolutions():
+        state.usage = state.usage + evolution.usage
     for evaluated in store.evaluations():
         known = state.candidates.get(evaluated.candidate_id)
         if known is not None:

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from kernelevo.search.records import Candidate, Evaluated, OperatorFailure
+from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, PromptEvolution
 from kernelevo.variation.metaprompt import PromptArchive
 
 M = TypeVar("M", bound=BaseModel)
@@ -76,6 +76,9 @@ class RunStore:
     def add_failure(self, failure: OperatorFailure) -> None:
         self._append("failures.jsonl", failure)
 
+    def add_evolution(self, evolution: PromptEvolution) -> None:
+        self._append("evolutions.jsonl", evolution)
+
     def save_prompts(self, prompts: PromptArchive) -> None:
         self._write_atomic("prompts.json", prompts.model_dump(mode="json"))
 
@@ -107,6 +110,9 @@ class RunStore:
 
     def failures(self) -> list[OperatorFailure]:
         return self._read("failures.jsonl", OperatorFailure)
+
+    def evolutions(self) -> list[PromptEvolution]:
+        return self._read("evolutions.jsonl", PromptEvolution)
 
     def prompts(self) -> PromptArchive | None:
         path = self.dir / "prompts.json"

@@ -18,7 +18,7 @@ from llm_server import Reply, ScriptedLLMServer
 
 from kernelevo.evaluation import EvalOptions
 from kernelevo.search.config import Budget, RunConfig
-from kernelevo.search.run import run_search
+from kernelevo.search.run import load_state, run_search
 from kernelevo.search.store import RunStore
 from kernelevo.spec import read_spec
 from kernelevo.variation.llm import LLMConfig
@@ -136,6 +136,8 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
         assert candidate.usage.calls == 1 and candidate.usage.tokens == 150 and candidate.prompt_id is not None
     served = len(llm_server.requests)
     assert state.usage.calls == served  # every call counted: kernels, failures, prompt evolutions
+    replayed = load_state(RunStore(tmp_path / "run"), config(14), list(state.bandit.stats))
+    assert replayed.usage.calls == served  # and stored: a resumed run's token and dollar budgets count them
     assert state.usage.cost_known and state.usage.cost_usd > 0
     evolved = [p for p in state.prompts.prompts if p.parent_id is not None]
     assert evolved and evolved[0].mutation in MUTATIONS and "Evolved advice" in evolved[0].render()
