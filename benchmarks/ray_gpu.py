@@ -112,7 +112,7 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
         "window_evals_per_min": len(in_window) / budget_s * 60,
         "window_judge_fraction": sum(r.costs.judge_s for r in in_window) / (budget_s * gpus),
         "tail_s": search_s - budget_s,
-        "judge_fraction": sum(r.costs.judge_s for r in judged) / (search_s * gpus),
+        "judge_fraction": outcome.loop.busy_fraction(),
         "timing_fraction": sum(r.costs.timing_s for r in judged) / (search_s * gpus),
         "nvml_utilization": sampler.mean(window["start"], window["end"], gpus),
         "precompile_reused": len(reused) / len(precompiled) if precompiled else None,

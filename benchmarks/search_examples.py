@@ -40,12 +40,11 @@ def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> 
     state = outcome.state
     results = [e.result for v in state.evaluations.values() for e in v]
     timing_s = sum(r.costs.timing_s for r in results)
-    device_busy_s = outcome.loop.device_busy_s
     row: dict = {"example": name, "stopped": outcome.reason, "wall_s": wall, "search_s": outcome.loop.elapsed_s(),
                  "evaluations": state.evaluated_count(), "correct": state.correct_count(),
                  "evals_per_min": state.evaluated_count() / outcome.loop.elapsed_s() * 60,
                  "timing_fraction": timing_s / outcome.loop.elapsed_s(),
-                 "evaluating_fraction": device_busy_s / outcome.loop.elapsed_s()}
+                 "evaluating_fraction": outcome.loop.busy_fraction()}
     for hardware in state.hardware_types():
         archive_cells = sum(len(a) for (_, hw), a in state.archives.items() if hw == hardware)
         row["hardware"], row["cells_filled"] = hardware, archive_cells

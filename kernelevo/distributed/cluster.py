@@ -28,7 +28,7 @@ class ClusterInfo:
         return f"Ray at {self.address}: {self.gpus} GPU(s) ({kinds})"
 
 
-def connect(*, local_gpus: int | None = None, local_cpus: int | None = None) -> ClusterInfo:
+def connect(*, local_gpus: int | None = None) -> ClusterInfo:
     """Attach to ``RAY_ADDRESS`` or start a local Ray; returns what the cluster offers.
 
     ``local_gpus`` sets the logical GPU count of a local instance (default: the GPUs torch
@@ -43,7 +43,7 @@ def connect(*, local_gpus: int | None = None, local_cpus: int | None = None) -> 
         else:
             # address="local": a new instance, never one some other `ray start` left on this machine
             ray.init(address="local", num_gpus=local_gpus if local_gpus is not None else _visible_gpus() or 1,
-                     num_cpus=local_cpus, include_dashboard=False, log_to_driver=True, configure_logging=False)
+                     include_dashboard=False, log_to_driver=True, configure_logging=False)
     resources = ray.cluster_resources()
     accelerators = {}
     for key, value in resources.items():

@@ -107,13 +107,10 @@ class RayEvaluatorPool:
         self.capacity = min(t.free.qsize() for t in self.targets)
 
     async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
-        static = self._static(candidate)
+        static = static_rejection(candidate.source, self.spec, self.options)
         if static is not None:
             return [(t.label, static) for t in self.targets]
         return list(await asyncio.gather(*(self._on(target, candidate) for target in self.targets)))
-
-    def _static(self, candidate: Candidate) -> EvalResult | None:
-        return static_rejection(candidate.source, self.spec, self.options)
 
     async def _on(self, target: Target, candidate: Candidate) -> tuple[str, EvalResult]:
         from ray.exceptions import RayActorError

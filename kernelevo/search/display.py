@@ -44,7 +44,7 @@ def summary_rows(loop: SearchLoop) -> list[tuple[str, str]]:
     n, correct = state.evaluated_count(), state.correct_count()
     elapsed = loop.elapsed_s()
     rate = n / elapsed * 60 if elapsed > 0 else 0.0
-    busy = loop.device_busy_s / (elapsed * loop.pool.workers) if elapsed > 0 else 0.0
+    busy = loop.busy_fraction()
     coverage = ", ".join(f"{hw}: {sum(len(a) for (_, h), a in state.archives.items() if h == hw)}/"
                          f"{next(a for (_, h), a in state.archives.items() if h == hw).cells} cells"
                          for hw in state.hardware_types()) or "empty"

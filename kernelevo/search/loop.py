@@ -65,6 +65,11 @@ class SearchLoop:
     def elapsed_s(self) -> float:
         return (self.finished or time.monotonic()) - self.started
 
+    def busy_fraction(self) -> float:
+        """The share of the run's time the evaluators held their devices."""
+        elapsed = self.elapsed_s()
+        return self.device_busy_s / (elapsed * self.pool.workers) if elapsed > 0 else 0.0
+
     def budget_reached(self) -> str:
         b, s = self.config.budget, self.state
         if b.evaluations is not None and s.evaluated_count() >= b.evaluations:

@@ -57,7 +57,7 @@ class LocalEvaluatorPool:
             self._free.put_nowait(evaluator)
         if result.environment is not None:
             self.hardware = result.environment.hardware
-        return [(self.hardware if result.environment is None else result.environment.hardware, result)]
+        return [(self.hardware, result)]
 
     async def close(self) -> None:
         await asyncio.gather(*(asyncio.to_thread(ev.close) for ev in self._evaluators))

@@ -108,6 +108,7 @@ async def run_search(
     try:
         await pool.start()
     except ValueError as exc:  # no worker for a target, and the like
+        await pool.close()  # actors of targets started before the one that failed
         raise RunSetupError(str(exc)) from None
     loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=store, llm=llm,
                       on_event=on_event)

@@ -65,14 +65,20 @@ def test_unknown_target_is_a_clear_error(local_ray: ClusterInfo, gelu) -> None:
 
 def test_targets_route_to_labelled_workers(local_ray: ClusterInfo, gelu) -> None:
     assert local_ray.accelerators == {"TESTGPU": 2}
-    pool = RayEvaluatorPool(gelu, CPU, cluster=local_ray, targets=["TESTGPU"], actor_class=SimulatedEvaluatorActor)
+    import ray
+
+    pool = RayEvaluatorPool(gelu, CPU.model_copy(update={"static_checks": False}), cluster=local_ray,
+                            targets=["TESTGPU"], actor_class=SimulatedEvaluatorActor)
+    label = "accelerator_type:TESTGPU"
+    before = ray.available_resources().get(label, 0.0)
 
     async def work(pool: RayEvaluatorPool):
-        return await pool.evaluate(candidate("x = 1\n"))
+        held = before - ray.available_resources().get(label, 0.0)  # what the running actors reserved
+        return held, await pool.evaluate(candidate("x = 1\n"))
 
-    pool.options = CPU.model_copy(update={"static_checks": False})
-    ((hardware, result),) = asyncio.run(with_pool(pool, work))
+    held, ((hardware, result),) = asyncio.run(with_pool(pool, work))
     assert pool.workers == 2  # as many actors as GPUs of that type, not all 4 GPUs
+    assert held == pytest.approx(0.002)  # each actor asked for a sliver of the label: placed on such a node
     assert hardware == "simulated" and result.ok
 
 
