@@ -47,11 +47,6 @@ class AddOutcome:
     previous: Elite | None
 
 
-def objective_of(speedup: float) -> float:
-    """The archive's objective for a speedup: its natural log (0 = as fast as the baseline)."""
-    return math.log(speedup)
-
-
 class ElitesArchive:
     """One hardware type's archive over the given descriptors."""
 

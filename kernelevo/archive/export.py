@@ -48,13 +48,8 @@ def header(spec: Spec, candidate: Candidate, result: EvalResult | None, hardware
         if result.interpreted:
             lines.append("timings: Triton's CPU interpreter (correctness only; not a GPU speed)")
         elif result.kernel is not None:
-            parts = [f"median {result.kernel.median_ms:.4f} ms (IQR {result.kernel.iqr_ms:.4f})"]
-            if result.speedup_eager:
-                parts.append(f"{result.speedup_eager:.2f}x eager")
-            if result.speedup_compile:
-                parts.append(f"{result.speedup_compile:.2f}x torch.compile")
-            if result.roofline and result.roofline.fraction:
-                parts.append(f"{result.roofline.fraction:.0%} of roofline")
+            parts = [f"median {result.kernel.median_ms:.4f} ms (IQR {result.kernel.iqr_ms:.4f})",
+                     *result.speed_parts()]
             lines.append("timings: " + ", ".join(parts))
         lines.append(f"variants checked: {', '.join(result.variants_checked)}")
     return '"""' + "\n".join(lines) + '\n"""\n'

@@ -210,11 +210,16 @@ class EvalResult(BaseModel):
             return f"rejected at {self.stage}: {self.error} - {self.message.splitlines()[0] if self.message else ''}"
         if self.interpreted:
             return "correct (interpreted on CPU: timings are not GPU speeds)"
-        parts = [f"correct, {self.kernel.median_ms:.4g} ms" if self.kernel else "correct"]
+        return ", ".join([f"correct, {self.kernel.median_ms:.4g} ms" if self.kernel else "correct",
+                          *self.speed_parts()])
+
+    def speed_parts(self) -> list[str]:
+        """The speedups and roofline fraction known, e.g. ``["1.20x eager", "82% of roofline"]``."""
+        parts = []
         if self.speedup_eager:
             parts.append(f"{self.speedup_eager:.2f}x eager")
         if self.speedup_compile:
             parts.append(f"{self.speedup_compile:.2f}x torch.compile")
         if self.roofline and self.roofline.fraction:
             parts.append(f"{self.roofline.fraction:.0%} of roofline")
-        return ", ".join(parts)
+        return parts

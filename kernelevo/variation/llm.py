@@ -14,7 +14,6 @@ import asyncio
 import logging
 import os
 import random
-import time
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,7 +53,6 @@ class LLMError(Exception):
 class LLMReply:
     text: str
     usage: Usage
-    latency_s: float
 
 
 _RETRYABLE = ("RateLimitError", "Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError",
@@ -108,7 +106,6 @@ class LLMClient:
         cfg = self.config
         api_key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
         attempt = 0
-        started = time.perf_counter()
         while True:
             try:
                 response = await litellm.acompletion(
@@ -129,7 +126,7 @@ class LLMClient:
             usage = self._usage(response)
             self.total = self.total + usage
             text = response.choices[0].message.content or ""
-            return LLMReply(text=text, usage=usage, latency_s=time.perf_counter() - started)
+            return LLMReply(text=text, usage=usage)
 
     def _usage(self, response: object) -> Usage:
         import litellm

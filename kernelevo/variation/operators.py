@@ -115,20 +115,17 @@ class _LLMOperator(Operator):
 
 class RewriteOperator(_LLMOperator):
     name = "llm-rewrite"
+    instruction = prompts.REWRITE
 
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
-        return prompts.rewrite_messages(request.spec_source, request.parents[0].pair(),
+        return prompts.improve_messages(request.spec_source, request.parents[0].pair(),
                                         [p.pair() for p in request.inspirations], request.failures, request.meta,
-                                        request.hardware)
+                                        request.hardware, self.instruction)
 
 
-class DiffOperator(_LLMOperator):
+class DiffOperator(RewriteOperator):
     name = "llm-diff"
-
-    def messages(self, request: VariationRequest) -> list[dict[str, str]]:
-        return prompts.diff_messages(request.spec_source, request.parents[0].pair(),
-                                     [p.pair() for p in request.inspirations], request.failures, request.meta,
-                                     request.hardware)
+    instruction = prompts.DIFF
 
     def extract(self, reply: str, request: VariationRequest) -> tuple[str, str]:
         source, blocks = apply_edits(request.parents[0].candidate.source, reply)

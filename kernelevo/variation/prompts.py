@@ -120,28 +120,23 @@ def _messages(meta: MetaPrompt | None, hardware: HardwareFacts, parts: list[str]
             {"role": "user", "content": "\n\n".join(p for p in parts if p)}]
 
 
-def rewrite_messages(spec_source: str, parent: tuple[str, EvalResult | None],
+REWRITE = ("Write a faster kernel. Think about where the time goes, then return the complete new module in "
+           "one ```python code block.")
+DIFF = ("Make a focused change that makes the current kernel faster. Reply with one or more edits, each as\n"
+        "<<<<<<< SEARCH\n(exact lines of the current kernel)\n=======\n(their replacement)\n>>>>>>> REPLACE\n"
+        "Each SEARCH block must match the current kernel exactly once.")
+
+
+def improve_messages(spec_source: str, parent: tuple[str, EvalResult | None],
                      inspirations: list[tuple[str, EvalResult | None]], failures: list[str],
-                     meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
+                     meta: MetaPrompt | None, hardware: HardwareFacts, instruction: str) -> list[dict[str, str]]:
+    """The prompt to improve one kernel; ``instruction`` (REWRITE or DIFF) says what form the reply takes."""
     parts = [_spec_block(spec_source), _kernel_block("The current kernel:", *parent),
              _inspiration_blocks(inspirations)]
     if failures:
         parts.append("Earlier attempts from this kernel failed:\n" + "\n".join(f"- {f[:600]}" for f in failures))
-    parts.append("Write a faster kernel. Think about where the time goes, then return the complete new module in "
-                 "one ```python code block.")
+    parts.append(instruction)
     return _messages(meta, hardware, parts)
-
-
-def diff_messages(spec_source: str, parent: tuple[str, EvalResult | None],
-                  inspirations: list[tuple[str, EvalResult | None]], failures: list[str],
-                  meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
-    messages = rewrite_messages(spec_source, parent, inspirations, failures, meta, hardware)
-    messages[1]["content"] = messages[1]["content"].rsplit("\n\nWrite a faster kernel.", 1)[0] + (
-        "\n\nMake a focused change that makes the current kernel faster. Reply with one or more edits, each as\n"
-        "<<<<<<< SEARCH\n(exact lines of the current kernel)\n=======\n(their replacement)\n>>>>>>> REPLACE\n"
-        "Each SEARCH block must match the current kernel exactly once."
-    )
-    return messages
 
 
 def crossover_messages(spec_source: str, first: tuple[str, EvalResult | None], second: tuple[str, EvalResult | None],

@@ -7,7 +7,9 @@ import math
 import pytest
 
 from kernelevo.archive.descriptors import LEVELS
-from kernelevo.archive.elites import AddStatus, ElitesArchive, objective_of
+from kernelevo.archive.elites import AddStatus, ElitesArchive
+from kernelevo.evaluation.result import EvalResult, Stage, Timing
+from kernelevo.search.state import objective_of
 
 DESCRIPTORS = [LEVELS["memory"], LEVELS["compute"], LEVELS["parallelism"]]
 CELL = (1.5, 1.5, 0.5)
@@ -19,9 +21,15 @@ def archive(tie_tolerance: float = 0.02) -> ElitesArchive:
 
 
 def test_objective_is_the_log_speedup() -> None:
-    assert objective_of(1.0) == 0.0
-    assert objective_of(2.0) == pytest.approx(math.log(2.0))
-    assert objective_of(0.5) < 0
+    def result(kernel_ms: float, ok: bool = True) -> EvalResult:
+        timing = {"iqr_ms": 0.0, "min_ms": 0.0, "mean_ms": 0.0, "repetitions": 1, "method": "test"}
+        return EvalResult(correct=ok, stage=Stage.VERDICT, kernel=Timing(median_ms=kernel_ms, **timing),
+                          eager=Timing(median_ms=1.0, **timing))
+
+    assert objective_of(result(1.0)) == 0.0
+    assert objective_of(result(0.5)) == pytest.approx(math.log(2.0))
+    assert objective_of(result(2.0)) < 0
+    assert objective_of(result(0.5, ok=False)) is None  # a rejected kernel has no objective
 
 
 def test_a_first_kernel_takes_a_new_cell() -> None:
