@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kernelevo.evaluation.result import EvalResult
-from kernelevo.utils.pyast import dotted_name
+from kernelevo.utils.pyast import decorator_names, dotted_name
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,6 @@ def _dotted(node: ast.AST) -> str:
     return dotted_name(node) or ""
 
 
-def _decorator_names(fn: ast.FunctionDef) -> list[str]:
-    return [_dotted(d.func if isinstance(d, ast.Call) else d).split(".")[-1] for d in fn.decorator_list]
-
-
 @dataclass
 class KernelFeatures:
     """What the static analysis found in a candidate's source."""
@@ -96,7 +92,7 @@ def analyse(source: str) -> KernelFeatures:
     autotuned = False
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
-            names = _decorator_names(node)
+            names = decorator_names(node)
             if "jit" in names:
                 kernels.append(node)
                 autotuned |= bool({"autotune", "heuristics"} & set(names))

@@ -15,3 +15,8 @@ def dotted_name(node: ast.AST) -> str | None:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return None
+
+
+def decorator_names(fn: ast.FunctionDef) -> list[str]:
+    """The last name of each decorator: ``jit`` for ``@triton.jit`` and ``@triton.jit(...)``."""
+    return [(dotted_name(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] for d in fn.decorator_list]

@@ -17,8 +17,11 @@ into the source text at the literal's position, so comments and layout survive.
 from __future__ import annotations
 
 import ast
+import functools
 import random
 from dataclasses import dataclass
+
+from kernelevo.utils.pyast import decorator_names
 
 WARPS = (1, 2, 4, 8, 16, 32)
 STAGES = (1, 2, 3, 4, 5, 6)
@@ -79,8 +82,13 @@ def _is_tunable_name(name: str) -> bool:
 
 def find_tunables(source: str) -> list[Tunable]:
     """Every tunable literal in ``source``, in source order."""
+    return list(_tunables(source))
+
+
+@functools.lru_cache(maxsize=64)  # the template operator asks again for each of its draws
+def _tunables(source: str) -> tuple[Tunable, ...]:
     tree = ast.parse(source)
-    jit_bodies = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and _jitted(fn)
+    jit_bodies = {id(n) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef) and "jit" in decorator_names(fn)
                   for stmt in fn.body for n in ast.walk(stmt)}
     found: list[Tunable] = []
     for node in ast.walk(tree):
@@ -110,21 +118,12 @@ def find_tunables(source: str) -> list[Tunable]:
         n = seen.get(f"{t.context}:{t.name}", 0)
         seen[f"{t.context}:{t.name}"] = n + 1
         numbered.append(Tunable(t.name, t.value, t.line, t.col, t.end_col, t.context, n))
-    return numbered
+    return tuple(numbered)
 
 
 def _tunable(name: str, node: ast.expr, context: str) -> Tunable:
     assert isinstance(node, ast.Constant) and isinstance(node.value, int) and node.end_col_offset is not None
     return Tunable(name, node.value, node.lineno, node.col_offset, node.end_col_offset, context)
-
-
-def _jitted(fn: ast.FunctionDef) -> bool:
-    for d in fn.decorator_list:
-        target = d.func if isinstance(d, ast.Call) else d
-        name = ast.unparse(target)
-        if name.endswith("jit"):
-            return True
-    return False
 
 
 def _call_context(call: ast.Call) -> str | None:
