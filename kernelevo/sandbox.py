@@ -111,7 +111,6 @@ class Sandbox:
         self.scratch = ""
         self.started_at = 0.0
         self.ready_after_s: float | None = None
-        self._start_timeout_s = 120.0  # for a reply to a request sent while the child was still starting
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -217,32 +216,13 @@ class Sandbox:
         ``time.perf_counter()`` at which it arrived. On a timeout the child is killed and
         :class:`SandboxFailure` names the phase that ran out.
         """
-        self.send(request, start_timeout_s=deadlines.get("start", 120.0))
-        return self.receive(deadlines, first_phase=first_phase, on_progress=on_progress)
-
-    def send(self, request: Any, *, start_timeout_s: float = 120.0) -> None:
-        """Send ``request`` without waiting, even for a child still starting (see :meth:`receive`)."""
         assert self._conn is not None, "start() the sandbox first"
-        self._start_timeout_s = start_timeout_s
         try:
-            self._conn.send(request)
+            self._conn.send(request)  # a child still starting reads it once ready, and answers "ready" first
         except (OSError, BrokenPipeError):
             raise self._death("send") from None
-
-    def receive(
-        self,
-        deadlines: Mapping[str, float],
-        *,
-        first_phase: str = "run",
-        on_progress: Callable[[Progress, float], None] | None = None,
-    ) -> Any:
-        """The reply to the request last sent; deadlines and failures as in :meth:`call`.
-
-        A child that was still starting when the request was sent answers "ready" first.
-        """
-        assert self._conn is not None, "the sandbox is not running"
         if not self._ready:
-            self.wait_ready(self._start_timeout_s)
+            self.wait_ready(deadlines.get("start", 120.0))
         phase, detail = first_phase, ""
         deadline = time.monotonic() + self._limit(deadlines, phase)
         while True:

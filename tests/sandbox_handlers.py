@@ -38,6 +38,8 @@ class Echo:
             proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
             self.conn.send(Progress("grandchild", str(proc.pid)))
             time.sleep(value)
+        if kind == "unpicklable":
+            return lambda: value
         if kind == "allocate":
             return len(bytearray(value))
         if kind == "pid":

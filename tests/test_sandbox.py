@@ -57,6 +57,22 @@ def test_handler_exception_is_a_failure_not_a_crash(box: Sandbox) -> None:
     assert box.call(("echo", 1), {"*": 30}) == ("hello", 1)  # the child lives on
 
 
+def test_a_reply_that_cannot_be_sent_is_a_failure_not_a_crash(box: Sandbox) -> None:
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("unpicklable", 1), {"*": 30})
+    assert info.value.kind == "handler_error" and "could not be sent" in info.value.message
+    assert box.call(("echo", 2), {"*": 30}) == ("hello", 2)  # the child lives on
+
+
+def test_a_request_sent_while_the_child_starts_is_answered() -> None:
+    box = Sandbox("sandbox_handlers:Echo", "early", env=ENV, name="test")
+    box.start()  # no wait_ready: call() waits for the child to be ready, then for the reply
+    try:
+        assert box.call(("echo", 3), {"*": 60}) == ("early", 3)
+    finally:
+        box.kill()
+
+
 def test_timeout_kills_the_child(box: Sandbox) -> None:
     pid = box.call(("pid", None), {"*": 30})
     start = time.monotonic()
