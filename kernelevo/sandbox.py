@@ -103,6 +103,8 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     scratch_root: str | None = None
     name: str = "sandbox"
+    # False: the child gets ``env`` alone, not this process's environment as it is now
+    inherit_env: bool = True
 
     def __post_init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None
@@ -117,7 +119,8 @@ class Sandbox:
         """Start the child; it builds its handler in the background."""
         parent_sock, child_sock = socket.socketpair()
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
-        env = {**os.environ, **self.env, "PYTHONUNBUFFERED": "1"}
+        base = os.environ if self.inherit_env else {}
+        env = {**base, **self.env, "PYTHONUNBUFFERED": "1"}
         self.started_at = time.perf_counter()
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "kernelevo._sandbox_main", str(child_sock.fileno()), str(os.getpid())],

@@ -19,13 +19,15 @@ class ChildPool:
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
-                 warm_request: Any = None, start_timeout_s: float = 180.0) -> None:
+                 warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True) -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
+        self.inherit_env = inherit_env
         self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
         self.ready: list[Sandbox] = []
 
     def _start_one(self) -> None:
-        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate")
+        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate",
+                      inherit_env=self.inherit_env)
         box.start()
         self.ready.append(box)
 

@@ -11,6 +11,7 @@ cross-checks the child's reported times against the wall time it observed.
 
 from __future__ import annotations
 
+import os
 import secrets
 from multiprocessing.connection import Connection
 from typing import Any
@@ -38,6 +39,11 @@ class Judge:
     """Sandbox handler: set up once per spec and device, then evaluates candidates."""
 
     def __init__(self, setup: JudgeSetup, conn: Connection) -> None:
+        # Children get the environment this judge started with. What runs here later may change
+        # it: the spec's module, and torch.compile's baseline, after which inductor points
+        # TRITON_PTXAS_PATH at torch's ptxas (Triton 3.6 keys its cache on the ptxas version, so
+        # kernels compiled ahead with Triton's own ptxas would miss).
+        self.start_env = dict(os.environ)
         self.spec = setup.spec
         self.device = pick_device(setup.options.device)
         self.gpu = self.device.type == "cuda"
@@ -66,13 +72,14 @@ class Judge:
         if setup.runtime_cache:
             child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
         self.pool = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner", child_setup,
-                              env=child_env, spare=spare, limits=limits,
+                              env={**self.start_env, **child_env}, inherit_env=False, spare=spare, limits=limits,
                               warm_request=Warm() if self.gpu else None,
                               start_timeout_s=self.options.start_timeout_s)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
         self.aot_pool = None
         if not self.gpu and self.options.aot_metadata:
-            self.aot_pool = ChildPool("kernelevo.evaluation.aot:AotCompiler", None, env=sandbox_env(gpu=True),
+            self.aot_pool = ChildPool("kernelevo.evaluation.aot:AotCompiler", None,
+                                      env={**self.start_env, **sandbox_env(gpu=True)}, inherit_env=False,
                                       spare=spare, limits=limits)
         if spare:
             self.pool.fill()

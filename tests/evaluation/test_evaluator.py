@@ -83,3 +83,23 @@ def test_broken_spec_is_a_result_not_an_exception(seed: str) -> None:
     spec = read_spec("import torch\nclass Model(torch.nn.Module):\n    pass\n")
     result = evaluate(spec, seed, OPTIONS)
     assert result.error == ErrorKind.SPEC_ERROR and "get_inputs" in result.message
+
+
+def test_children_get_the_environment_the_judge_started_with(examples_dir: Path, seed: str, tmp_path: Path) -> None:
+    """What runs in the judge later (the spec's module, torch.compile's baseline) may change its
+    environment; candidate children must not inherit that (inductor points TRITON_PTXAS_PATH at
+    torch's ptxas, and Triton 3.6 keys its compile cache on the ptxas version)."""
+    spec_path = tmp_path / "spec.py"
+    # the reference's forward runs only in the judge (a candidate's child builds inputs, never calls it)
+    spec_path.write_text((examples_dir / "gelu" / "spec.py").read_text() + (
+        "\n_reference_forward = Model.forward\n\n\n"
+        "def _forward_changing_the_environment(self, *args):\n"
+        "    __import__('os').environ['KERNELEVO_SET_IN_THE_JUDGE'] = '1'\n"
+        "    return _reference_forward(self, *args)\n\n\n"
+        "Model.forward = _forward_changing_the_environment\n"))
+    probe = seed.replace("        x = x.contiguous()\n", '        if "KERNELEVO_SET_IN_THE_JUDGE" in '
+                         '__import__("os").environ:\n            raise RuntimeError("inherited")\n'
+                         "        x = x.contiguous()\n", 1)
+    assert probe != seed
+    result = evaluate(read_spec(str(spec_path)), probe, EvalOptions(device="cpu", static_checks=False))
+    assert result.ok, result.message
