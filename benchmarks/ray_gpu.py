@@ -78,10 +78,11 @@ def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def measure(example: str, mode: str, gpus: int, minutes: float, sampler: UtilizationSampler) -> dict[str, Any]:
+def measure(example: str, mode: str, gpus: int, minutes: float, sampler: UtilizationSampler,
+            evaluation: EvalOptions) -> dict[str, Any]:
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
     config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), workers=gpus, ray=mode == "ray",
-                       evaluation=EvalOptions(device="cuda"))
+                       evaluation=evaluation)
     window: dict[str, float] = {}
 
     def on_start(loop: SearchLoop) -> None:
@@ -107,6 +108,7 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
     best_result = outcome.state.result_of(best[1].id, outcome.state.hardware_types()[0]) if best else None
     return {
         "example": example, "mode": mode, "gpus": gpus, "search_s": search_s, "stopped": outcome.reason,
+        "precompile_ahead": evaluation.ahead(), "precompile_threads": evaluation.compile_threads(),
         "evaluations": len(results), "judged": len(judged), "correct": sum(r.ok for r in results),
         "evals_per_min": len(results) / search_s * 60,
         "window_evals_per_min": len(in_window) / budget_s * 60,
@@ -131,7 +133,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--example", default="matmul_epilogue")  # its template space does not run dry
     parser.add_argument("--minutes", type=float, default=3.0, help="search time per configuration")
-    parser.add_argument("--runs", default="local:1,ray:1", help="MODE:GPUS,... with MODE local or ray")
+    parser.add_argument("--runs", default="local:1,ray:1",
+                        help="MODE:GPUS[:AHEADxTHREADS],... with MODE local or ray; AHEADxTHREADS sets how many "
+                             "candidates compile ahead, in how many threads each (default: sized from the cores)")
     parser.add_argument("--warmup", type=float, default=0.0, help="minutes of an unrecorded run first")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -140,10 +144,14 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     try:
         if args.warmup:  # a fresh host compiles and caches Triton's own helpers in the first run: not measured
-            measure(args.example, "ray", 1, args.warmup, sampler)
+            measure(args.example, "ray", 1, args.warmup, sampler, EvalOptions(device="cuda"))
         for run in args.runs.split(","):
-            mode, gpus = run.split(":")
-            rows.append(measure(args.example, mode, int(gpus), args.minutes, sampler))
+            mode, gpus, *compile_ahead = run.split(":")
+            evaluation = EvalOptions(device="cuda")
+            if compile_ahead:
+                ahead, threads = compile_ahead[0].split("x")
+                evaluation = EvalOptions(device="cuda", precompile_ahead=int(ahead), precompile_threads=int(threads))
+            rows.append(measure(args.example, mode, int(gpus), args.minutes, sampler, evaluation))
             if args.out:  # after each configuration, so a run cut short keeps what it measured
                 report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "example": args.example,
                           "minutes": args.minutes, "rows": rows}
@@ -151,9 +159,9 @@ def main() -> None:
     finally:
         sampler.stop()
     table = Table(title=f"{args.example}: offline search, {args.minutes:g} min per configuration")
-    for col in ("mode", "GPUs", "evals", "evals/min", "judge held", "in budget: evals/min", "judge held",
-                "NVML util", "timing", "CPU compile reused",
-                "median judge s", "median child wait s", "best ms"):
+    for col in ("mode", "GPUs", "ahead x threads", "evals", "evals/min", "judge held", "in budget: evals/min",
+                "judge held", "NVML util", "timing", "CPU compile reused",
+                "median judge s", "median compile ahead s", "median child wait s", "best ms"):
         table.add_column(col, justify="right")
     for r in rows:
         def pct(x: float | None) -> str:
@@ -162,10 +170,12 @@ def main() -> None:
         def num(x: float | None, fmt: str = ".2f") -> str:
             return "-" if x is None else format(x, fmt)
 
-        table.add_row(r["mode"], str(r["gpus"]), str(r["evaluations"]), num(r["evals_per_min"], ".1f"),
+        table.add_row(r["mode"], str(r["gpus"]), f"{r['precompile_ahead']}x{r['precompile_threads']}",
+                      str(r["evaluations"]), num(r["evals_per_min"], ".1f"),
                       pct(r["judge_fraction"]), num(r["window_evals_per_min"], ".1f"), pct(r["window_judge_fraction"]),
                       pct(r["nvml_utilization"]), pct(r["timing_fraction"]),
-                      pct(r["precompile_reused"]), num(r["median_s"]["judge_s"]), num(r["median_s"]["child_start_s"]),
+                      pct(r["precompile_reused"]), num(r["median_s"]["judge_s"]), num(r["median_s"]["precompile_s"]),
+                      num(r["median_s"]["child_start_s"]),
                       num(r["best_ms"], ".4f"))
     Console(width=200).print(table)
 

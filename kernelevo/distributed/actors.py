@@ -4,7 +4,7 @@ An actor keeps one warm :class:`~kernelevo.evaluation.Evaluator` per spec, so th
 reference outputs and baseline timings are computed once per spec and hardware and
 reused for every candidate. The actor itself runs no spec or kernel code: its judge,
 candidate and precompiler children do, in their own sandboxes. It is a threaded actor
-taking as many candidates at once as its evaluator has slots (three on a GPU: the next
+taking as many candidates at once as its evaluator has slots (on a GPU, the next
 candidates' kernels compile on the CPU while the GPU judges one). Ray restarts a dead
 actor (``max_restarts``); the pool decides what happens to the candidate it was evaluating.
 """

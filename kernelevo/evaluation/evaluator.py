@@ -54,7 +54,7 @@ def uses_gpu(options: EvalOptions) -> bool:
 def slots_for(options: EvalOptions, *, gpu: bool | None = None) -> int:
     """Candidates worth handing an evaluator at once: on a GPU, one judged plus those compiling ahead."""
     on_gpu = uses_gpu(options) if gpu is None else gpu
-    return 1 + options.precompile_ahead if options.precompile and on_gpu else 1
+    return 1 + options.ahead() if options.precompile and on_gpu else 1
 
 
 def source_of(candidate: Any) -> str:
@@ -103,12 +103,13 @@ class Evaluator:
                 self._start_precompilers(box.call(TargetQuery(), {"*": 60}))
 
     def _start_precompilers(self, target: GpuTarget) -> None:
-        # CUDA hidden: a precompiler compiles for the judge's GPU and can never touch it
-        env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": ""}
+        # CUDA hidden: a precompiler compiles for the judge's GPU and can never touch it. One
+        # torch thread: its CPU work is a wrapper's small tensor ops; the cores go to compiling.
+        env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
+        setup = PrecompileSetup(self.spec, target, threads=self.options.compile_threads())
         with self._precompile_lock:
-            self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler",
-                                           PrecompileSetup(self.spec, target), env=env,
-                                           spare=self.options.spares(gpu=True),
+            self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
+                                           spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
                                            start_timeout_s=self.options.start_timeout_s)
             self._precompilers.fill()

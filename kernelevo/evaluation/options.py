@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 from pydantic import BaseModel, ConfigDict, Field
+
+from kernelevo.utils.devices import cores_per_gpu
+
+AUTO_AHEAD_MAX = 4  # the most candidates compiling ahead that the automatic setting picks
 
 
 class EvalOptions(BaseModel):
@@ -45,18 +47,36 @@ class EvalOptions(BaseModel):
     gpu_memory_fraction: float = Field(default=0.45, gt=0, le=1)  # per candidate child
     cpu_memory_limit_gb: float = Field(default=12.0, gt=0)  # address space of a CPU child
     # candidate children kept started (each imports torch, a few seconds): None → 1 without a
-    # GPU, else one per 4 CPU cores up to 4, so a GPU never waits for a child to start
+    # GPU, else one per 4 CPU cores of the GPU's share of the host, up to 4, so a GPU never
+    # waits for a child to start
     spare_children: int | None = Field(default=None, ge=0)
-    # on a GPU, compile the next candidates' kernels on the CPU while the GPU judges one. How many
-    # ahead: enough that a compile is done when the GPU is free. Measured on the H200 host (median per
-    # candidate, compile ahead / GPU): softmax 1.7 / 1.2 s; matmul 3.5 / 1.7 s, where 2 is too few.
+    # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
+    # candidate's kernels in parallel threads (Triton releases the GIL while it compiles).
+    # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, a quarter of them within
+    # 2..4; threads, what is left after 4 cores for the judge and children, shared among those
+    # ahead, within 1..4 (16 cores: 4 ahead, 3 threads each). Measured on the H200 host with 2
+    # ahead and one thread (median per candidate, compile / GPU): matmul 3.5 / 1.7 s, and the
+    # GPU was busy 64% of the time.
     precompile: bool = True
-    precompile_ahead: int = Field(default=2, ge=1)
+    precompile_ahead: int | None = Field(default=None, ge=1)
+    precompile_threads: int | None = Field(default=None, ge=1)
 
     def spares(self, *, gpu: bool) -> int:
         if self.spare_children is not None:
             return self.spare_children
-        return max(1, min(4, (os.cpu_count() or 1) // 4)) if gpu else 1
+        return max(1, min(4, cores_per_gpu() // 4)) if gpu else 1
+
+    def ahead(self) -> int:
+        """Candidates whose kernels compile on the CPU while the GPU judges another."""
+        if self.precompile_ahead is not None:
+            return self.precompile_ahead
+        return max(2, min(AUTO_AHEAD_MAX, cores_per_gpu() // 4))
+
+    def compile_threads(self) -> int:
+        """Threads compiling one candidate's kernels ahead."""
+        if self.precompile_threads is not None:
+            return self.precompile_threads
+        return max(1, min(4, (cores_per_gpu() - 4) // self.ahead()))
 
     def baseline_names(self, *, gpu: bool) -> list[str]:
         if self.baselines is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -44,6 +45,7 @@ class GpuTarget:
 class PrecompileSetup:
     spec: Spec
     target: GpuTarget
+    threads: int = 1  # kernels of one candidate compiled at once
 
 
 @dataclass
@@ -99,45 +101,57 @@ class Precompiler:
 
         self.problem = Problem(setup.spec)
         self.target = setup.target
+        self.threads = setup.threads
 
     def handle(self, request: PrecompileRequest) -> PrecompileReply:
         import torch
 
         os.environ["TRITON_CACHE_DIR"] = request.cache_dir  # Triton reads it at each cache access
-        compiled: list[tuple[str, Any]] = []
         reply = PrecompileReply()
-        with _compile_only(self.target, compiled):
+        launched: list[Any] = []
+        with ThreadPoolExecutor(self.threads, thread_name_prefix="compile") as pool:
             try:
-                cls = exec_candidate(request.source).ModelNew
-                cpu = torch.device("cpu")
-                for variant in request.variants:
-                    model = self.problem.model(variant, 0, cpu, cls=cls)
-                    inputs = self.problem.inputs(variant, 0, cpu)
-                    with self.problem.variant(variant), torch.no_grad():
-                        model(*inputs)
+                with _compile_only(self.target, launched, pool if self.threads > 1 else None):
+                    cls = exec_candidate(request.source).ModelNew
+                    cpu = torch.device("cpu")
+                    for variant in request.variants:
+                        model = self.problem.model(variant, 0, cpu, cls=cls)
+                        inputs = self.problem.inputs(variant, 0, cpu)
+                        with self.problem.variant(variant), torch.no_grad():
+                            model(*inputs)
             except Exception as exc:
                 reply.error = trim(f"{type(exc).__name__}: {exc}", 4)
-        reply.kernels = [name for name, _ in compiled]
-        for _, kernel in compiled:
-            _build_launcher(kernel)
+            kernels = _compiled(launched)
+            reply.kernels = [f"{name}[warps={k.metadata.num_warps},stages={k.metadata.num_stages}]"
+                             for name, k in kernels]
+            list(pool.map(_build_launcher, [k for _, k in kernels]))
         return reply
 
 
 @contextlib.contextmanager
-def _compile_only(target: GpuTarget, compiled: list[tuple[str, Any]]) -> Iterator[None]:
-    """Within the block Triton compiles for ``target`` and launches nothing; ``compiled`` collects each kernel."""
+def _compile_only(target: GpuTarget, launched: list[Any], pool: Executor | None) -> Iterator[None]:
+    """Within the block Triton compiles for ``target`` and launches nothing.
+
+    ``launched`` collects ``(kernel name, kernel)`` for each launch. With a ``pool``, Triton
+    compiles in its threads (its async-compile mode; Triton without it compiles each kernel
+    at its launch) and each kernel is a future, all of them finished when the block ends.
+    """
     from triton.runtime import driver
     from triton.runtime.autotuner import Autotuner
     from triton.runtime.jit import JITFunction
+
+    try:  # Triton's async-compile mode: the JIT compiles in an executor's threads
+        from triton.runtime import _async_compile as async_compile
+    except ImportError:  # a Triton without it compiles each kernel at its launch
+        async_compile = None
 
     saved = (JITFunction.run, Autotuner.run, driver._active)
     jit_run = JITFunction.run
 
     def compile_without_launch(fn: Any, *args: Any, grid: Any = None, warmup: bool = False, **kwargs: Any) -> Any:
         kernel = jit_run(fn, *args, grid=grid, warmup=True, **kwargs)
-        if kernel is not None and all(kernel is not seen for _, seen in compiled):
-            meta = kernel.metadata
-            compiled.append((f"{fn.__name__}[warps={meta.num_warps},stages={meta.num_stages}]", kernel))
+        if kernel is not None:
+            launched.append((fn.__name__, kernel))
         return kernel
 
     def compile_every_config(tuner: Any, *args: Any, **kwargs: Any) -> Any:
@@ -152,9 +166,26 @@ def _compile_only(target: GpuTarget, compiled: list[tuple[str, Any]]) -> Iterato
     Autotuner.run = compile_every_config
     driver.set_active(_CompileOnlyDriver(target))
     try:
-        yield
+        with contextlib.ExitStack() as stack:
+            if pool is not None and async_compile is not None:
+                stack.enter_context(async_compile.AsyncCompileMode(pool))  # waits for every compile at exit
+            yield
     finally:
         JITFunction.run, Autotuner.run, driver._active = saved
+
+
+def _compiled(launched: list[Any]) -> list[tuple[str, Any]]:
+    """Each distinct kernel that compiled, futures resolved (one that failed is left out)."""
+    kernels: list[tuple[str, Any]] = []
+    for name, kernel in launched:
+        if hasattr(kernel, "future"):  # a future of the async-compile mode
+            try:
+                kernel = kernel.result(ignore_errors=True)
+            except Exception:  # its failure was raised (and reported) once already
+                kernel = None
+        if kernel is not None and all(kernel is not seen for _, seen in kernels):
+            kernels.append((name, kernel))
+    return kernels
 
 
 def _build_launcher(kernel: Any) -> None:

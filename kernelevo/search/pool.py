@@ -32,8 +32,8 @@ class EvaluatorPool(Protocol):
 class LocalEvaluatorPool:
     """``workers`` warm evaluators in this process's threads, on one device kind.
 
-    Each evaluator takes as many candidates at once as it has slots (three on a GPU: two
-    compile on the CPU while the third holds the GPU).
+    Each evaluator takes as many candidates at once as it has slots (on a GPU, one holds the
+    GPU while the others compile on the CPU; how many is sized from the host's cores).
     """
 
     def __init__(self, spec: Spec, options: EvalOptions, *, workers: int = 1) -> None:

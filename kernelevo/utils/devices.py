@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import glob
 import os
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,30 @@ def cuda_present() -> bool:
     import torch
 
     return bool(torch.cuda.is_available())
+
+
+@functools.cache
+def cores_per_gpu() -> int:
+    """CPU cores this process may use, shared among the GPUs of this host (all of them without a GPU).
+
+    Sizes the CPU-side work a GPU evaluator keeps going: spare children, kernels compiling
+    ahead. Counts the GPU device files, not ``CUDA_VISIBLE_DEVICES``: a Ray actor sees one
+    GPU of the several whose evaluators share the host's cores.
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = min(cores, _cgroup_cpu_quota() or cores)
+    gpus = len(glob.glob("/dev/nvidia[0-9]*"))
+    return max(1, cores // max(1, gpus))
+
+
+def _cgroup_cpu_quota() -> int | None:
+    """The container's CPU limit (cgroup v2 ``cpu.max``), rounded down; None when unlimited."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as limits:
+            quota, period = limits.read().split()[:2]
+    except (OSError, ValueError):
+        return None
+    return None if quota == "max" else max(1, int(quota) // int(period))
 
 
 def pick_device(name: str = "auto") -> torch.device:

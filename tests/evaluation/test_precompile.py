@@ -15,10 +15,10 @@ from kernelevo.spec import read_spec
 HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0"}
 
 
-def precompile(examples_dir: Path, example: str, source: str, cache: Path) -> PrecompileReply:
+def precompile(examples_dir: Path, example: str, source: str, cache: Path, threads: int = 1) -> PrecompileReply:
     spec = read_spec(str(examples_dir / example / "spec.py"))
-    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, GpuTarget("cuda", 90, 32)),
-                  env=HIDDEN_CUDA, name="precompile")
+    setup = PrecompileSetup(spec, GpuTarget("cuda", 90, 32), threads=threads)
+    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", setup, env=HIDDEN_CUDA, name="precompile")
     box.start()
     try:
         cache.mkdir(exist_ok=True)
@@ -29,14 +29,16 @@ def precompile(examples_dir: Path, example: str, source: str, cache: Path) -> Pr
     return reply
 
 
-@pytest.mark.parametrize(("example", "seed", "specializations"), [
-    ("gelu", "seed.py", 2),  # n divisible by 16 or not: two specializations over three variants
-    ("softmax", "seed_online.py", 2),
-    ("matmul_epilogue", "seed_autotuned.py", 8),  # every autotune config, each specialization
+@pytest.mark.parametrize(("example", "seed", "specializations", "threads"), [
+    ("gelu", "seed.py", 2, 1),  # n divisible by 16 or not: two specializations over three variants
+    ("softmax", "seed_online.py", 2, 1),
+    ("matmul_epilogue", "seed_autotuned.py", 8, 1),  # every autotune config, each specialization
+    ("matmul_epilogue", "seed_autotuned.py", 8, 3),  # the same, compiled in three threads
 ])
 def test_seeds_compile_for_hopper_without_a_gpu(examples_dir: Path, tmp_path: Path, example: str, seed: str,
-                                                specializations: int) -> None:
-    reply = precompile(examples_dir, example, (examples_dir / example / seed).read_text(), tmp_path / "cache")
+                                                specializations: int, threads: int) -> None:
+    reply = precompile(examples_dir, example, (examples_dir / example / seed).read_text(), tmp_path / "cache",
+                       threads)
     assert reply.error is None
     assert len(reply.kernels) == specializations
     cubins = list((tmp_path / "cache").rglob("*.cubin"))
@@ -55,17 +57,18 @@ def test_a_wrapper_that_needs_cuda_reports_why_and_compiles_nothing(examples_dir
     assert reply.kernels == [] and not list((tmp_path / "cache").rglob("*.cubin"))
 
 
-def test_a_kernel_that_does_not_compile_reports_the_error(examples_dir: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_kernel_that_does_not_compile_reports_the_error(examples_dir: Path, tmp_path: Path, threads: int) -> None:
     seed = (examples_dir / "gelu" / "seed.py").read_text()
     broken = seed.replace("tl.store(", "tl.store_nothing(", 1)
     assert broken != seed
-    reply = precompile(examples_dir, "gelu", broken, tmp_path / "cache")
+    reply = precompile(examples_dir, "gelu", broken, tmp_path / "cache", threads)
     assert reply.error is not None and "store_nothing" in reply.error
     assert reply.kernels == []
 
 
 def test_only_a_gpu_evaluator_takes_several_candidates_at_once() -> None:
     assert slots_for(EvalOptions(device="cpu")) == 1
-    assert slots_for(EvalOptions(device="cuda")) == 3  # one judged, two compiling ahead
+    assert slots_for(EvalOptions(device="cuda", precompile_ahead=2)) == 3  # one judged, two compiling ahead
     assert slots_for(EvalOptions(device="cuda", precompile_ahead=1)) == 2
     assert slots_for(EvalOptions(device="cuda", precompile=False)) == 1

@@ -1,0 +1,79 @@
+"""How long compiling a candidate's kernels ahead takes on this host's CPU, by compile threads.
+
+For each example seed, a :class:`~kernelevo.evaluation.precompile.Precompiler` child (CUDA
+hidden, compiling for sm_90 as it does beside an H200) compiles the seed's kernels for every
+variant into a fresh Triton cache, ``--reps`` times per thread count; the median wall time
+is reported. Triton 3.6 also builds each kernel's C launcher with the host compiler here.
+
+    python benchmarks/precompile_threads.py --threads 1,2,3 --out benchmarks/results/precompile_threads-h200.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kernelevo.evaluation.precompile import GpuTarget, PrecompileRequest, PrecompileSetup  # noqa: E402
+from kernelevo.sandbox import Sandbox  # noqa: E402
+from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
+
+SEEDS = {"gelu": "seed.py", "softmax": "seed_online.py", "matmul_epilogue": "seed_autotuned.py"}
+HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0", "OMP_NUM_THREADS": "1"}
+
+
+def measure(example: str, threads: int, reps: int) -> dict[str, object]:
+    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
+    source = (ROOT / "examples" / example / SEEDS[example]).read_text()
+    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, GpuTarget(), threads=threads),
+                  env=HIDDEN_CUDA, name="precompile")
+    box.start()
+    times, kernels = [], 0
+    try:
+        box.wait_ready(180)
+        for _ in range(reps):
+            with tempfile.TemporaryDirectory() as cache:
+                started = time.perf_counter()
+                reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), cache), {"*": 300})
+                times.append(time.perf_counter() - started)
+            if reply.error:
+                raise RuntimeError(f"{example}: {reply.error}")
+            kernels = len(reply.kernels)
+    finally:
+        box.kill()
+    return {"example": example, "threads": threads, "kernels": kernels, "median_s": statistics.median(times),
+            "times_s": times}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--examples", default=",".join(SEEDS))
+    parser.add_argument("--threads", default="1,2,3")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    import triton
+
+    rows = [measure(example, int(t), args.reps)
+            for example in args.examples.split(",") for t in args.threads.split(",")]
+    report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "host": platform.node(),
+              "cores_per_gpu": cores_per_gpu(), "triton": triton.__version__, "rows": rows}
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2))
+    for row in rows:
+        print(f"{row['example']:>16}  threads {row['threads']}  kernels {row['kernels']:>2}  "
+              f"median {row['median_s']:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

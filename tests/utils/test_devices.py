@@ -1,0 +1,39 @@
+"""Sizing the CPU-side work of a GPU evaluator from the host's cores."""
+
+from __future__ import annotations
+
+import pytest
+
+from kernelevo.evaluation import EvalOptions
+from kernelevo.evaluation import options as options_module
+from kernelevo.utils import devices
+
+
+def test_cores_per_gpu_shares_the_cores_among_the_hosts_gpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    devices.cores_per_gpu.cache_clear()
+    monkeypatch.setattr(devices.os, "sched_getaffinity", lambda pid: set(range(32)))
+    monkeypatch.setattr(devices, "_cgroup_cpu_quota", lambda: None)
+    monkeypatch.setattr(devices.glob, "glob", lambda pattern: ["/dev/nvidia0", "/dev/nvidia1"])
+    assert devices.cores_per_gpu() == 16
+    devices.cores_per_gpu.cache_clear()
+    monkeypatch.setattr(devices, "_cgroup_cpu_quota", lambda: 8)  # a container limited to 8 cores
+    assert devices.cores_per_gpu() == 4
+    devices.cores_per_gpu.cache_clear()
+    monkeypatch.setattr(devices.glob, "glob", lambda pattern: [])  # no GPU: every core
+    assert devices.cores_per_gpu() == 8
+    devices.cores_per_gpu.cache_clear()
+
+
+@pytest.mark.parametrize(("cores", "spares", "ahead", "threads"), [
+    (2, 1, 2, 1),  # this CI machine: the floor
+    (8, 2, 2, 2),
+    (16, 4, 4, 3),  # the H200 host: 4 compiling ahead in 3 threads each, 4 cores left
+    (64, 4, 4, 4),  # capped: the GPU takes candidates no faster
+])
+def test_compile_ahead_is_sized_from_the_cores_per_gpu(monkeypatch: pytest.MonkeyPatch, cores: int, spares: int,
+                                                       ahead: int, threads: int) -> None:
+    monkeypatch.setattr(options_module, "cores_per_gpu", lambda: cores)
+    options = EvalOptions(device="cuda")
+    assert (options.spares(gpu=True), options.ahead(), options.compile_threads()) == (spares, ahead, threads)
+    chosen = EvalOptions(device="cuda", spare_children=0, precompile_ahead=1, precompile_threads=6)
+    assert (chosen.spares(gpu=True), chosen.ahead(), chosen.compile_threads()) == (0, 1, 6)
