@@ -54,9 +54,9 @@ class EvalOptions(BaseModel):
     # candidate's kernels in parallel threads (Triton releases the GIL while it compiles).
     # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, a quarter of them within
     # 2..4; threads, what is left after 4 cores for the judge and children, shared among those
-    # ahead, within 1..4 (16 cores: 4 ahead, 3 threads each). Measured on the H200 host with 2
-    # ahead and one thread (median per candidate, compile / GPU): matmul 3.5 / 1.7 s, and the
-    # GPU was busy 64% of the time.
+    # ahead, within 1..4 (16 cores: 4 ahead, 3 threads each). On an H200 with 16 cores, the
+    # GPU judged candidates 64% of a matmul search's time with 2 ahead in one thread each, 90%
+    # with 4 ahead in 3 threads (benchmarks/README.md).
     precompile: bool = True
     precompile_ahead: int | None = Field(default=None, ge=1)
     precompile_threads: int | None = Field(default=None, ge=1)

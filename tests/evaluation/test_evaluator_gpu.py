@@ -42,15 +42,17 @@ def test_bad_kernel_does_not_poison_the_next(examples_dir: Path) -> None:
 
 @pytest.mark.parametrize(("example", "seed"), [("gelu", "seed.py"), ("matmul_epilogue", "seed_autotuned.py")])
 def test_kernels_compiled_ahead_on_the_cpu_are_reused_on_the_gpu(examples_dir: Path, example: str, seed: str) -> None:
-    """Three candidates at once: each one's kernels compile on the CPU, and its GPU child compiles none."""
+    """As many candidates at once as the evaluator takes: each one's kernels compile on the CPU (in
+    parallel threads where the host has the cores), and its GPU child compiles none."""
     from concurrent.futures import ThreadPoolExecutor
 
     spec = read_spec(str(examples_dir / example / "spec.py"))
     source = (examples_dir / example / seed).read_text()
     with Evaluator(spec, EvalOptions(device="cuda")) as evaluator:
-        assert evaluator.slots == 3
-        with ThreadPoolExecutor(3) as threads:
-            results = list(threads.map(evaluator.evaluate, [source + f"\n# candidate {i}\n" for i in range(3)]))
+        slots = evaluator.slots
+        assert slots >= 3  # one judged, at least two compiling ahead
+        with ThreadPoolExecutor(slots) as threads:
+            results = list(threads.map(evaluator.evaluate, [source + f"\n# candidate {i}\n" for i in range(slots)]))
     for result in results:
         assert result.ok, result.message
         assert result.precompiled is not None and result.precompiled.error is None
