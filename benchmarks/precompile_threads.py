@@ -2,8 +2,9 @@
 
 For each example seed, a :class:`~kernelevo.evaluation.precompile.Precompiler` child (CUDA
 hidden, compiling for sm_90 as it does beside an H200) compiles the seed's kernels for every
-variant into a fresh Triton cache, ``--reps`` times per thread count; the median wall time
-is reported. Triton 3.6 also builds each kernel's C launcher with the host compiler here.
+variant into a fresh Triton cache, ``--reps`` times per thread count, each time in a fresh
+child as in a search; the median wall time is reported. Triton 3.6 also builds each
+kernel's C launcher with the host compiler here.
 
     python benchmarks/precompile_threads.py --threads 1,2,3 --out benchmarks/results/precompile_threads-h200.json
 """
@@ -33,24 +34,25 @@ HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0", "OMP_NUM_THR
 
 
 def measure(example: str, threads: int, reps: int) -> dict[str, object]:
+    """Each rep in a fresh precompiler, as each candidate gets one (its start is not timed)."""
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
     source = (ROOT / "examples" / example / SEEDS[example]).read_text()
-    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, GpuTarget(), threads=threads),
-                  env=HIDDEN_CUDA, name="precompile")
-    box.start()
     times, kernels = [], 0
-    try:
-        box.wait_ready(180)
-        for _ in range(reps):
+    for _ in range(reps):
+        box = Sandbox("kernelevo.evaluation.precompile:Precompiler",
+                      PrecompileSetup(spec, GpuTarget(), threads=threads), env=HIDDEN_CUDA, name="precompile")
+        box.start()
+        try:
+            box.wait_ready(180)
             with tempfile.TemporaryDirectory() as cache:
                 started = time.perf_counter()
                 reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), cache), {"*": 300})
                 times.append(time.perf_counter() - started)
-            if reply.error:
-                raise RuntimeError(f"{example}: {reply.error}")
-            kernels = len(reply.kernels)
-    finally:
-        box.kill()
+        finally:
+            box.kill()
+        if reply.error:
+            raise RuntimeError(f"{example}: {reply.error}")
+        kernels = len(reply.kernels)
     return {"example": example, "threads": threads, "kernels": kernels, "median_s": statistics.median(times),
             "times_s": times}
 

@@ -8,8 +8,8 @@ launch is a warm-up: each kernel is specialized exactly as the GPU run will spec
 (argument types, 16-byte alignment, integers equal to 1, constexprs, launch options) and
 compiled, but never launched. Autotuned kernels get every config compiled. With
 ``threads`` above one, Triton's async-compile mode compiles them in parallel threads (it
-releases the GIL while compiling: an autotuned matmul's 8 kernels took 11.9 s in one thread
-and 4.6 s in three on the H200 host). The results go to a Triton cache directory of that
+releases the GIL while compiling: an autotuned matmul's 8 kernels took 12.0 s in one thread
+and 3.7 s in three on the H200 host). The results go to a Triton cache directory of that
 candidate alone; the candidate's GPU child then reads its kernels from there instead of
 compiling them while it holds the GPU.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -137,7 +137,11 @@ def _compile_only(target: GpuTarget, launched: list[Any], pool: Executor | None)
 
     ``launched`` collects ``(kernel name, kernel)`` for each launch. With a ``pool``, Triton
     compiles in its threads (its async-compile mode; Triton without it compiles each kernel
-    at its launch) and each kernel is a future, all of them finished when the block ends.
+    at its launch) and each kernel is a future, all of them finished when the block ends,
+    however it ends: the compile-only driver stays in place until the last compile is done.
+    (Triton's async mode stops waiting at the first compile that fails; a compile still
+    running after the real driver came back would ask it for the target, find no GPU, and
+    cache code for the wrong one under the key the GPU child looks up.)
     """
     from triton.runtime import driver
     from triton.runtime.autotuner import Autotuner
@@ -151,10 +155,15 @@ def _compile_only(target: GpuTarget, launched: list[Any], pool: Executor | None)
     saved = (JITFunction.run, Autotuner.run, driver._active)
     jit_run = JITFunction.run
 
+    compiling: list[Future[Any]] = []  # the async mode's futures, awaited before anything is restored
+
     def compile_without_launch(fn: Any, *args: Any, grid: Any = None, warmup: bool = False, **kwargs: Any) -> Any:
         kernel = jit_run(fn, *args, grid=grid, warmup=True, **kwargs)
         if kernel is not None:
             launched.append((fn.__name__, kernel))
+            future = getattr(kernel, "future", None)  # an async-compile FutureKernel's own attribute
+            if future is not None:
+                compiling.append(future)
         return kernel
 
     def compile_every_config(tuner: Any, *args: Any, **kwargs: Any) -> Any:
@@ -174,6 +183,7 @@ def _compile_only(target: GpuTarget, launched: list[Any], pool: Executor | None)
                 stack.enter_context(async_compile.AsyncCompileMode(pool))  # waits for every compile at exit
             yield
     finally:
+        wait(compiling)
         JITFunction.run, Autotuner.run, driver._active = saved
 
 
@@ -181,10 +191,10 @@ def _compiled(launched: list[Any]) -> list[tuple[str, Any]]:
     """Each distinct kernel that compiled, futures resolved (one that failed is left out)."""
     kernels: list[tuple[str, Any]] = []
     for name, kernel in launched:
-        if hasattr(kernel, "future"):  # a future of the async-compile mode
+        if hasattr(kernel, "future"):  # a future of the async-compile mode: None if its compile failed
             try:
                 kernel = kernel.result(ignore_errors=True)
-            except Exception:  # its failure was raised (and reported) once already
+            except Exception:  # not expected with ignore_errors; a failed compile either way
                 kernel = None
         if kernel is not None and all(kernel is not seen for _, seen in kernels):
             kernels.append((name, kernel))

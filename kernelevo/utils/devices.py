@@ -25,7 +25,9 @@ def cores_per_gpu() -> int:
 
     Sizes the CPU-side work a GPU evaluator keeps going: spare children, kernels compiling
     ahead. Counts the GPU device files, not ``CUDA_VISIBLE_DEVICES``: a Ray actor sees one
-    GPU of the several whose evaluators share the host's cores.
+    GPU of the several whose evaluators share the host's cores. Where every GPU's device file
+    is visible but only some GPUs are allotted (Slurm's device cgroups), or the CPU limit is a
+    cgroup v1 quota (not read), this undercounts; the options then set the sizes explicitly.
     """
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     cores = min(cores, _cgroup_cpu_quota() or cores)

@@ -72,3 +72,65 @@ def test_only_a_gpu_evaluator_takes_several_candidates_at_once() -> None:
     assert slots_for(EvalOptions(device="cuda", precompile_ahead=2)) == 3  # one judged, two compiling ahead
     assert slots_for(EvalOptions(device="cuda", precompile_ahead=1)) == 2
     assert slots_for(EvalOptions(device="cuda", precompile=False)) == 1
+
+
+# Slow kernels, one that fails at once, and one whose code depends on the target Triton
+# compiles for, queued behind the slow ones: the failure must not let it compile for the
+# CPU's "no GPU" (Triton's async mode raises the first failure without waiting for the rest).
+RACE = '''
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+from triton.language.target_info import is_cuda
+
+
+@triton.jit
+def slow_a(x, y):
+    acc = tl.load(x + tl.arange(0, 16))
+    for i in tl.static_range(150):
+        acc = acc * 1.0001 + tl.load(x + i + tl.arange(0, 16))
+    tl.store(y + tl.arange(0, 16), acc)
+
+
+@triton.jit
+def slow_b(x, y):
+    acc = tl.load(x + tl.arange(0, 16))
+    for i in tl.static_range(150):
+        acc = acc * 1.0002 + tl.load(x + i + tl.arange(0, 16))
+    tl.store(y + tl.arange(0, 16), acc)
+
+
+@triton.jit
+def fails(x, y):
+    tl.store_nothing(y, tl.load(x))
+
+
+@triton.jit
+def on_target(x, y):
+    if is_cuda():
+        tl.store(y, tl.load(x) * 1234567)
+    else:
+        tl.store(y, tl.load(x) * 7654321)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        flat = x.flatten()
+        out = torch.empty(16, dtype=flat.dtype)
+        slow_a[(1,)](flat, out)  # in the first thread
+        fails[(1,)](flat, out)  # fails at once in the second, which then takes slow_b
+        slow_b[(1,)](flat, out)
+        on_target[(1,)](flat, out)  # compiled once a slow one is done: the error was raised long before
+        return x
+'''
+CUDA_BRANCH, OTHER_BRANCH = "0f4996B438", "0f4AE99762"  # 1234567.0 and 7654321.0 as PTX float literals
+
+
+def test_a_failed_compile_lets_no_other_kernel_compile_for_the_wrong_target(examples_dir: Path,
+                                                                            tmp_path: Path) -> None:
+    reply = precompile(examples_dir, "gelu", RACE, tmp_path / "cache", threads=2)
+    assert reply.error is not None and "store_nothing" in reply.error
+    ptx = [p.read_text() for p in (tmp_path / "cache").rglob("on_target*.ptx")]
+    assert ptx, "the target-dependent kernel was not compiled"
+    assert all(CUDA_BRANCH in text and OTHER_BRANCH not in text for text in ptx)
