@@ -19,14 +19,15 @@ class ChildPool:
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
-                 warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True) -> None:
+                 warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True,
+                 name: str = "candidate") -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
-        self.inherit_env = inherit_env
+        self.inherit_env, self.name = inherit_env, name
         self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
         self.ready: list[Sandbox] = []
 
     def _start_one(self) -> None:
-        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name="candidate",
+        box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name=self.name,
                       inherit_env=self.inherit_env)
         box.start()
         self.ready.append(box)
@@ -36,16 +37,16 @@ class ChildPool:
         while len(self.ready) < max(self.spare, 1):
             self._start_one()
 
-    def take(self, start_timeout_s: float) -> tuple[Sandbox, float]:
+    def take(self) -> tuple[Sandbox, float]:
         """A ready (and warm) child, and the seconds spent waiting for it."""
         self.fill()
         box = self.ready.pop(0)
         if self.spare:
             self.fill()
         start = time.perf_counter()
-        box.wait_ready(start_timeout_s)
+        box.wait_ready(self.start_timeout_s)
         if self.warm_request is not None:
-            box.call(self.warm_request, {"*": start_timeout_s})
+            box.call(self.warm_request, {"*": self.start_timeout_s})
         return box, time.perf_counter() - start
 
     def close(self) -> None:

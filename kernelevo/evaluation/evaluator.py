@@ -111,7 +111,7 @@ class Evaluator:
             self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
-                                           start_timeout_s=self.options.start_timeout_s)
+                                           start_timeout_s=self.options.start_timeout_s, name="precompile")
             self._precompilers.fill()
 
     def close(self) -> None:
@@ -191,7 +191,7 @@ class Evaluator:
         box = None
         try:
             with self._precompile_lock:
-                box, _ = self._precompilers.take(self.options.start_timeout_s)
+                box, _ = self._precompilers.take()
             variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
             reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache),
                                               {"*": self.options.compile_timeout_s})

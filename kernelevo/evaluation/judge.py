@@ -80,7 +80,8 @@ class Judge:
         if not self.gpu and self.options.aot_metadata:
             self.aot_pool = ChildPool("kernelevo.evaluation.aot:AotCompiler", None,
                                       env={**self.start_env, **sandbox_env(gpu=True)}, inherit_env=False,
-                                      spare=spare, limits=limits)
+                                      spare=spare, limits=limits, start_timeout_s=self.options.start_timeout_s,
+                                      name="aot")
         if spare:
             self.pool.fill()
             if self.aot_pool:

@@ -53,7 +53,7 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) 
     result = EvalResult(environment=judge.environment, interpreted=not judge.gpu)
     child, waited = None, 0.0
     try:
-        child, waited = judge.pool.take(judge.options.start_timeout_s)
+        child, waited = judge.pool.take()
         _Stages(judge, child, result, triton_cache).run(source)
     except Rejected as exc:
         result.correct, result.error, result.message, result.mismatch = False, exc.kind, exc.message, exc.mismatch
@@ -197,7 +197,7 @@ class _Stages:
         launches = [KernelMetadata(name=n, launches=c) for n, c in reply.launches.items()]
         if self.judge.aot_pool is None or not reply.signatures:
             return launches
-        box, _ = self.judge.aot_pool.take(self.opts.start_timeout_s)
+        box, _ = self.judge.aot_pool.take()
         try:
             return box.call(AotRequest(self.child_source, reply.signatures, reply.launches),
                             {"*": self.opts.compile_timeout_s})
