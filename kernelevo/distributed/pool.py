@@ -22,8 +22,7 @@ from typing import Any
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.evaluator import slots_for, static_rejection
-from kernelevo.evaluation.options import AUTO_AHEAD_MAX
+from kernelevo.evaluation.evaluator import static_rejection
 from kernelevo.evaluation.result import ErrorKind, Stage
 from kernelevo.search.records import Candidate
 from kernelevo.spec import Spec
@@ -90,10 +89,9 @@ class RayEvaluatorPool:
             # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
             # max_concurrency: the most candidates an evaluator on a GPU may take at once. Each actor says
             # in ready() how many it takes, sized from its own host's cores (fewer without a GPU).
-            most = max(slots_for(self.options, gpu=True), 1 + AUTO_AHEAD_MAX)
             remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=self.max_restarts,
-                                    max_task_retries=0, max_concurrency=most)
-            # the driver runs the static checks (see _static): the actors need not run them again
+                                    max_task_retries=0, max_concurrency=1 + self.options.most_ahead())
+            # the driver runs the static checks (see evaluate): the actors need not run them again
             actor_options = self.options.model_copy(update={"static_checks": False})
             target.actors = [remote.remote(actor_options) for _ in range(count)]
             places = await asyncio.gather(*(actor.ready.remote() for actor in target.actors))

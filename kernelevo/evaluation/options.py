@@ -72,6 +72,10 @@ class EvalOptions(BaseModel):
             return self.precompile_ahead
         return max(2, min(AUTO_AHEAD_MAX, cores_per_gpu() // 4))
 
+    def most_ahead(self) -> int:
+        """The most :meth:`ahead` gives on any host (a Ray driver sizes actors it does not run)."""
+        return self.precompile_ahead if self.precompile_ahead is not None else AUTO_AHEAD_MAX
+
     def compile_threads(self) -> int:
         """Threads compiling one candidate's kernels ahead."""
         if self.precompile_threads is not None:

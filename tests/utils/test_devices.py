@@ -35,5 +35,6 @@ def test_compile_ahead_is_sized_from_the_cores_per_gpu(monkeypatch: pytest.Monke
     monkeypatch.setattr(options_module, "cores_per_gpu", lambda: cores)
     options = EvalOptions(device="cuda")
     assert (options.spares(gpu=True), options.ahead(), options.compile_threads()) == (spares, ahead, threads)
+    assert options.ahead() <= options.most_ahead()  # a Ray actor never takes more than its concurrency allows
     chosen = EvalOptions(device="cuda", spare_children=0, precompile_ahead=1, precompile_threads=6)
-    assert (chosen.spares(gpu=True), chosen.ahead(), chosen.compile_threads()) == (0, 1, 6)
+    assert (chosen.spares(gpu=True), chosen.ahead(), chosen.compile_threads(), chosen.most_ahead()) == (0, 1, 6, 1)
