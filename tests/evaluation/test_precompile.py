@@ -86,18 +86,10 @@ from triton.language.target_info import is_cuda
 
 
 @triton.jit
-def slow_a(x, y):
+def slow(x, y, RATE: tl.constexpr):  # each RATE its own compile
     acc = tl.load(x + tl.arange(0, 16))
     for i in tl.static_range(150):
-        acc = acc * 1.0001 + tl.load(x + i + tl.arange(0, 16))
-    tl.store(y + tl.arange(0, 16), acc)
-
-
-@triton.jit
-def slow_b(x, y):
-    acc = tl.load(x + tl.arange(0, 16))
-    for i in tl.static_range(150):
-        acc = acc * 1.0002 + tl.load(x + i + tl.arange(0, 16))
+        acc = acc * RATE + tl.load(x + i + tl.arange(0, 16))
     tl.store(y + tl.arange(0, 16), acc)
 
 
@@ -118,9 +110,9 @@ class ModelNew(nn.Module):
     def forward(self, x):
         flat = x.flatten()
         out = torch.empty(16, dtype=flat.dtype)
-        slow_a[(1,)](flat, out)  # in the first thread
-        fails[(1,)](flat, out)  # fails at once in the second, which then takes slow_b
-        slow_b[(1,)](flat, out)
+        slow[(1,)](flat, out, 1.0001)  # in the first thread
+        fails[(1,)](flat, out)  # fails at once in the second, which then takes the second slow one
+        slow[(1,)](flat, out, 1.0002)
         on_target[(1,)](flat, out)  # compiled once a slow one is done: the error was raised long before
         return x
 '''

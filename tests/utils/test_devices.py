@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from kernelevo.evaluation import EvalOptions
@@ -9,8 +11,15 @@ from kernelevo.evaluation import options as options_module
 from kernelevo.utils import devices
 
 
-def test_cores_per_gpu_shares_the_cores_among_the_hosts_gpus(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def uncached() -> Iterator[None]:
+    """cores_per_gpu() asked afresh (it is cached for the process)."""
     devices.cores_per_gpu.cache_clear()
+    yield
+    devices.cores_per_gpu.cache_clear()
+
+
+def test_cores_per_gpu_shares_the_cores_among_the_hosts_gpus(monkeypatch: pytest.MonkeyPatch, uncached: None) -> None:
     monkeypatch.setattr(devices.os, "sched_getaffinity", lambda pid: set(range(32)))
     monkeypatch.setattr(devices, "_cgroup_cpu_quota", lambda: None)
     monkeypatch.setattr(devices.glob, "glob", lambda pattern: ["/dev/nvidia0", "/dev/nvidia1"])
@@ -21,7 +30,6 @@ def test_cores_per_gpu_shares_the_cores_among_the_hosts_gpus(monkeypatch: pytest
     devices.cores_per_gpu.cache_clear()
     monkeypatch.setattr(devices.glob, "glob", lambda pattern: [])  # no GPU: every core
     assert devices.cores_per_gpu() == 8
-    devices.cores_per_gpu.cache_clear()
 
 
 @pytest.mark.parametrize(("cores", "spares", "ahead", "threads"), [
