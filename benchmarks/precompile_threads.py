@@ -29,14 +29,13 @@ from kernelevo.sandbox import Sandbox  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
 
-SEEDS = {"gelu": "seed.py", "softmax": "seed_online.py", "matmul_epilogue": "seed_autotuned.py"}
 HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0", "OMP_NUM_THREADS": "1"}
 
 
 def measure(example: str, threads: int, reps: int) -> dict[str, object]:
     """Each rep in a fresh precompiler, as each candidate gets one (its start is not timed)."""
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
-    source = (ROOT / "examples" / example / SEEDS[example]).read_text()
+    source = spec.seed_sources()[-1][1]  # the example's last seed: the online softmax, the autotuned matmul
     times, kernels = [], 0
     for _ in range(reps):
         box = Sandbox("kernelevo.evaluation.precompile:Precompiler",
@@ -59,7 +58,7 @@ def measure(example: str, threads: int, reps: int) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--examples", default=",".join(SEEDS))
+    parser.add_argument("--examples", default="gelu,softmax,matmul_epilogue")
     parser.add_argument("--threads", default="1,2,3")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--out", default=None)

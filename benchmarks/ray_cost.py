@@ -33,10 +33,8 @@ from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.search.config import RunConfig  # noqa: E402
 from kernelevo.search.records import Candidate  # noqa: E402
 from kernelevo.search.run import make_pool  # noqa: E402
-from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.spec import Spec, read_spec  # noqa: E402
 from kernelevo.variation import template  # noqa: E402
-
-SEEDS = {"gelu": "seed.py", "softmax": "seed_online.py", "matmul_epilogue": "seed_autotuned.py"}
 
 
 def mutants(source: str, count: int, seed: int) -> list[str]:
@@ -53,8 +51,7 @@ def mutants(source: str, count: int, seed: int) -> list[str]:
     return made
 
 
-async def evaluate_all(example: str, mode: str, gpus: int, sources: list[str], device: str) -> dict[str, Any]:
-    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
+async def evaluate_all(spec: Spec, mode: str, gpus: int, sources: list[str], device: str) -> dict[str, Any]:
     pool = make_pool(spec, RunConfig(workers=gpus, ray=mode == "ray", evaluation=EvalOptions(device=device)))
     await pool.start()
     try:
@@ -94,12 +91,13 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    sources = mutants((ROOT / "examples" / args.example / SEEDS[args.example]).read_text(), args.candidates,
-                      args.seed)
+    spec = read_spec(str(ROOT / "examples" / args.example / "spec.py"))
+    # mutants of the example's last seed: the online softmax, the autotuned matmul
+    sources = mutants(spec.seed_sources()[-1][1], args.candidates, args.seed)
     rows = []
     for run in args.modes.split(","):
         mode, gpus = run.split(":")
-        rows.append(asyncio.run(evaluate_all(args.example, mode, int(gpus), sources, args.device)))
+        rows.append(asyncio.run(evaluate_all(spec, mode, int(gpus), sources, args.device)))
         report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "example": args.example,
                   "candidates": args.candidates, "seed": args.seed, "rows": rows}
         if args.out:  # after each mode, so a run cut short keeps what it measured
