@@ -4,6 +4,11 @@ Checks in order: the number of outputs, each one's type, dtype and shape, NaN/In
 positions, the poison pattern (memory the kernel never wrote), and closeness within
 ``atol + rtol * |expected|``. The first failure is returned with a summary a person can
 act on: which output, which variant and trial, the largest errors and where.
+
+Outputs can be several GiB: each pair is walked once, in chunks
+(:func:`kernelevo.utils.tensors.chunks`), so the comparison's temporaries stay a few
+hundred MiB whatever the output's size, and every statistic above is gathered in that one
+pass.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 import torch
 
 from kernelevo.evaluation.result import ErrorKind, Mismatch
+from kernelevo.utils.tensors import chunks
 
 # Values a child writes into freed memory before each call. An output that contains one
 # where the reference does not returned memory it never wrote.
@@ -90,66 +96,97 @@ def _compare_one(
         return Verdict(ErrorKind.WRONG_DTYPE, f"{where} has dtype {g.dtype}, the reference {e.dtype}")
     if g.shape != e.shape:
         return Verdict(ErrorKind.WRONG_SHAPE, f"{where} has shape {list(g.shape)}, the reference {list(e.shape)}")
-    g = g.to(e.device)
-    if not (g.is_floating_point() or g.is_complex()):
-        if torch.equal(g, e):
+    floating = g.is_floating_point() or g.is_complex()
+    poisons = [p for p in (poison_value(g.dtype, w) for w in (0, 1)) if p is not None] if poison is not None else []
+    stats = _Stats(atol=atol if floating else 0.0, rtol=rtol if floating else 0.0)
+    for offset, (gc, ec) in chunks(g.to(e.device), e):
+        stats.add(offset, gc, ec, floating=floating, poisons=poisons)
+    return stats.verdict(i, g.shape, where, variant, trial)
+
+
+class _Stats:
+    """What one pass over an output gathers, chunk by chunk, for the verdict."""
+
+    def __init__(self, *, atol: float, rtol: float) -> None:
+        self.atol, self.rtol = atol, rtol
+        self.nan_inf = 0
+        self.first_nan_inf: tuple[int, float, float] | None = None  # flat index, expected, got
+        self.poisoned: tuple[int, float] | None = None  # count, the poison value seen
+        self.bad = 0
+        self.worst: tuple[float, int, float, float] | None = None  # error/tolerance ratio, flat index, expected, got
+        self.max_abs = 0.0
+        self.max_rel = 0.0
+        self.total = 0
+
+    def add(self, offset: int, g: torch.Tensor, e: torch.Tensor, *, floating: bool, poisons: list[float]) -> None:
+        self.total += e.numel()
+        if not floating:
+            self._closeness(offset, g, e, g != e, (g.double() - e.double()).abs(), torch.zeros((), dtype=torch.float64,
+                                                                                                device=e.device))
+            return
+        wrong = (torch.isnan(g) != torch.isnan(e)) | (torch.isinf(g) != torch.isinf(e)) | (torch.isinf(e) & (g != e))
+        if bool(wrong.any()):
+            self.nan_inf += int(wrong.sum())
+            if self.first_nan_inf is None:
+                j = int(torch.nonzero(wrong)[0])
+                self.first_nan_inf = (offset + j, e[j].item(), g[j].item())
+        for value in poisons:
+            hits = (g == value) & (e != value)
+            if self.poisoned is None and bool(hits.any()):
+                self.poisoned = (int(hits.sum()), value)
+        wide = torch.float64 if e.dtype == torch.float64 or e.device.type == "cpu" else torch.float32
+        gf, ef = g.to(wide), e.to(wide)
+        err = torch.where(torch.isfinite(ef), (gf - ef).abs(), torch.zeros((), dtype=wide, device=ef.device))
+        tol = self.atol + self.rtol * ef.abs()
+        self._closeness(offset, g, e, err > tol, err, tol)
+
+    def _closeness(self, offset: int, g: torch.Tensor, e: torch.Tensor, bad: torch.Tensor, err: torch.Tensor,
+                   tol: torch.Tensor) -> None:
+        if err.numel():
+            self.max_abs = max(self.max_abs, float(err.max()))
+            rel = err / e.double().abs().clamp_min(1e-12) if e.is_floating_point() else err
+            finite = rel[torch.isfinite(rel)]
+            if finite.numel():
+                self.max_rel = max(self.max_rel, float(finite.max()))
+        if not bool(bad.any()):
+            return
+        self.bad += int(bad.sum())
+        ratio = torch.where(bad, err / tol.clamp_min(1e-30), torch.zeros_like(err))
+        j = int(torch.argmax(ratio))
+        value = float(ratio[j])
+        if self.worst is None or value > self.worst[0]:
+            self.worst = (value, offset + j, float(e[j].item()), float(g[j].item()))
+
+    def verdict(self, i: int, shape: torch.Size, where: str, variant: str, trial: str) -> Verdict | None:
+        if self.first_nan_inf is not None:
+            flat, expected, got = self.first_nan_inf
+            return Verdict(
+                ErrorKind.NAN_INF_MISMATCH,
+                f"{where}: {self.nan_inf} elements are NaN/Inf where the reference is not, or the other way round "
+                f"(first at {_unravel(flat, shape)}: expected {expected!r}, got {got!r})",
+            )
+        if self.poisoned is not None:
+            count, value = self.poisoned
+            return Verdict(
+                ErrorKind.UNINITIALIZED_OUTPUT,
+                f"{where}: {count} elements hold the evaluator's poison pattern ({value:g}): "
+                "the kernel returns memory it never wrote",
+            )
+        if self.worst is None:
             return None
-        return _mismatch(ErrorKind.WRONG_OUTPUT, i, g, e, 0.0, 0.0, variant, trial)
-    bad_nan = torch.isnan(g) != torch.isnan(e)
-    bad_inf = (torch.isinf(g) != torch.isinf(e)) | (torch.isinf(e) & (g != e))
-    if bad_nan.any() or bad_inf.any():
-        n = int((bad_nan | bad_inf).sum())
-        first = [int(x) for x in torch.nonzero(bad_nan | bad_inf)[0].tolist()]
-        return Verdict(
-            ErrorKind.NAN_INF_MISMATCH,
-            f"{where}: {n} elements are NaN/Inf where the reference is not, or the other way round "
-            f"(first at {first}: expected {e[tuple(first)].item()!r}, got {g[tuple(first)].item()!r})",
+        _, flat, expected, got = self.worst
+        mismatch = Mismatch(
+            variant=variant, trial=trial, output_index=i, max_abs_error=self.max_abs, max_rel_error=self.max_rel,
+            worst_index=_unravel(flat, shape), expected=expected, got=got, mismatched=self.bad, total=self.total,
+            atol=self.atol, rtol=self.rtol,
         )
-    if poison is not None:
-        for which in (0, 1):
-            value = poison_value(g.dtype, which)
-            if value is not None and bool(((g == value) & (e != value)).any()):
-                n = int(((g == value) & (e != value)).sum())
-                return Verdict(
-                    ErrorKind.UNINITIALIZED_OUTPUT,
-                    f"{where}: {n} elements hold the evaluator's poison pattern ({value:g}): "
-                    "the kernel returns memory it never wrote",
-                )
-    return _closeness(i, g, e, atol, rtol, variant, trial)
+        return Verdict(ErrorKind.WRONG_OUTPUT, "wrong output: " + mismatch.summary(), mismatch)
 
 
-def _closeness(
-    i: int, g: torch.Tensor, e: torch.Tensor, atol: float, rtol: float, variant: str, trial: str
-) -> Verdict | None:
-    wide = torch.float64 if e.dtype == torch.float64 or e.device.type == "cpu" else torch.float32
-    gf, ef = g.to(wide), e.to(wide)
-    finite = torch.isfinite(ef)
-    err = torch.where(finite, (gf - ef).abs(), torch.zeros((), dtype=wide, device=ef.device))
-    tol = atol + rtol * ef.abs()
-    bad = err > tol
-    if not bool(bad.any()):
-        return None
-    return _mismatch(ErrorKind.WRONG_OUTPUT, i, g, e, atol, rtol, variant, trial, err=err, tol=tol, bad=bad)
-
-
-def _mismatch(
-    kind: ErrorKind, i: int, g: torch.Tensor, e: torch.Tensor, atol: float, rtol: float, variant: str, trial: str,
-    *, err: torch.Tensor | None = None, tol: torch.Tensor | None = None, bad: torch.Tensor | None = None,
-) -> Verdict:
-    if err is None or tol is None or bad is None:
-        err = (g.double() - e.double()).abs()
-        tol = torch.zeros_like(err)
-        bad = g != e
-    ratio = err / tol.clamp_min(1e-30)
-    flat = int(torch.argmax(torch.where(bad, ratio, torch.zeros_like(ratio))).item())
-    index = [int(x) for x in torch.unravel_index(torch.tensor(flat), g.shape)] if g.dim() else []
-    rel = err / e.double().abs().clamp_min(1e-12) if e.is_floating_point() else err
-    mismatch = Mismatch(
-        variant=variant, trial=trial, output_index=i,
-        max_abs_error=float(err.max()), max_rel_error=float(rel[torch.isfinite(rel)].max()) if rel.numel() else 0.0,
-        worst_index=index,
-        expected=float(e[tuple(index)].item()) if e.numel() else None,
-        got=float(g[tuple(index)].item()) if g.numel() else None,
-        mismatched=int(bad.sum()), total=e.numel(), atol=atol, rtol=rtol,
-    )
-    return Verdict(kind, "wrong output: " + mismatch.summary(), mismatch)
+def _unravel(flat: int, shape: torch.Size) -> list[int]:
+    """The index in ``shape`` of the ``flat``-th element in row-major order."""
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return index[::-1]

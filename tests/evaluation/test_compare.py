@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from kernelevo.evaluation.compare import compare_outputs, poison_value
@@ -68,3 +69,23 @@ def test_integer_outputs_must_be_exact() -> None:
     g = e.clone()
     g[7] = 0
     assert check([g], [e]).kind == ErrorKind.WRONG_OUTPUT
+
+
+def test_outputs_are_compared_chunk_by_chunk_with_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small chunk size: the worst element, the counts and the first NaN come from any chunk."""
+    from kernelevo.utils import tensors
+
+    monkeypatch.setattr(tensors, "CHUNK_ELEMENTS", 16)
+    e = torch.zeros(10, 10)
+    g = e.clone()
+    g[1, 2], g[9, 7] = 0.01, 0.5
+    m = check([g], [e]).mismatch
+    assert m is not None and m.worst_index == [9, 7] and m.mismatched == 2 and m.total == 100
+    assert m.max_abs_error == pytest.approx(0.5) and m.got == pytest.approx(0.5)
+    g[8, 1] = float("nan")
+    verdict = check([g], [e])
+    assert verdict.kind == ErrorKind.NAN_INF_MISMATCH and "[8, 1]" in verdict.message
+    late_poison = e.clone()
+    late_poison[9, 9] = poison_value(torch.float32, 0)
+    assert check([late_poison], [e], poison=0).kind == ErrorKind.UNINITIALIZED_OUTPUT
+    assert check([e.t().contiguous().t()], [e]) is None  # a non-contiguous output of the right values
