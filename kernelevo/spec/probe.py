@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from kernelevo.sandbox import Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
+from kernelevo.spec.sizes import CPU_CHILD_LIMIT, ensure_fits, live_data, size_globals
 from kernelevo.spec.spec import Spec
 
 if TYPE_CHECKING:
@@ -43,11 +44,21 @@ class VariantInfo(BaseModel):
     outputs: list[TensorInfo]
     param_bytes: int
     flops: int
+    # GPU: the most memory one reference run held (its inputs, parameters, outputs and temporaries)
+    reference_peak_bytes: int | None = None
 
     @property
     def min_bytes(self) -> int:
         """Bytes a kernel must move at least: every input and parameter read, every output written once."""
         return sum(t.nbytes for t in self.inputs) + sum(t.nbytes for t in self.outputs) + self.param_bytes
+
+    @property
+    def input_bytes(self) -> int:
+        return sum(t.nbytes for t in self.inputs)
+
+    @property
+    def output_bytes(self) -> int:
+        return sum(t.nbytes for t in self.outputs)
 
 
 class SpecReport(BaseModel):
@@ -67,35 +78,68 @@ def _itemsize(dtype: str) -> int:
     return _ITEMSIZE.get(dtype.removeprefix("torch."), 4)
 
 
-def describe_variant(
-    problem: Problem, name: str, device: torch.device, seed: int = 0
-) -> tuple[VariantInfo, list[torch.Tensor]]:
-    """Run ``name``'s reference twice on the same inputs; return its description and outputs."""
+def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_limit_bytes: int = CPU_CHILD_LIMIT,
+                     seed: int = 0) -> VariantInfo:
+    """Run ``name``'s reference twice on the same inputs and describe it.
+
+    First its size is checked against ``device`` without allocating it
+    (:func:`kernelevo.spec.sizes.ensure_fits`); a reference that still runs out of memory is
+    a :class:`SpecError` naming the sizes too, never a kernel's fault.
+    """
+    import torch
+
+    live = live_data(problem, name)
+    gpu = device.type == "cuda"
+    free = torch.cuda.mem_get_info(device)[0] if gpu else None
+    ensure_fits(live, device, cpu_limit_bytes=cpu_limit_bytes, gpu_free_bytes=free, size_names=size_globals(problem))
+    try:
+        return _run_reference(problem, name, device, seed)
+    except (SpecError, torch.OutOfMemoryError, MemoryError) as exc:
+        text = str(exc)
+        if not isinstance(exc, torch.OutOfMemoryError | MemoryError) and "out of memory" not in text.lower():
+            raise
+        raise SpecError(f"{live.describe()}: the reference ran out of memory on {device} "
+                        f"({text.strip().splitlines()[0][:300]}); judge it where it fits, or time a smaller variant"
+                        ) from None
+    finally:
+        if gpu:
+            torch.cuda.empty_cache()
+
+
+def _run_reference(problem: Problem, name: str, device: torch.device, seed: int) -> VariantInfo:
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
+    from kernelevo.utils.tensors import equal, max_abs_difference
+
+    gpu = device.type == "cuda"
+    if gpu:
+        torch.cuda.synchronize(device)
+        before = torch.cuda.memory_allocated(device)
+        torch.cuda.reset_peak_memory_stats(device)
     model = problem.model(name, seed, device)
     inputs = problem.inputs(name, seed, device)
     counter = FlopCounterMode(display=False)
     with counter:
         first = problem.forward(model, name, inputs)
+    peak = torch.cuda.max_memory_allocated(device) - before if gpu else None
     second = problem.forward(model, name, inputs)
     for i, (a, b) in enumerate(zip(first, second, strict=True)):
-        if a.shape != b.shape or not torch.equal(torch.nan_to_num(a), torch.nan_to_num(b)):
-            diff = (a.double() - b.double()).abs().max().item() if a.shape == b.shape else float("nan")
+        if not equal(a, b, nan_equal=True):
+            diff = max_abs_difference(a, b) if a.shape == b.shape else float("nan")
             raise SpecError(
                 f"the reference is nondeterministic: two runs on the same inputs give different output[{i}] "
                 f"(max difference {diff:.3g}, variant {name!r}); fix dropout or random ops in Model.forward"
             )
     params = sum(t.numel() * t.element_size() for t in (*model.parameters(), *model.buffers()))
-    info = VariantInfo(
+    return VariantInfo(
         name=name,
         inputs=[_info(x) for x in inputs if isinstance(x, torch.Tensor)],
         outputs=[_info(y) for y in first],
         param_bytes=params,
         flops=int(counter.get_total_flops()),
+        reference_peak_bytes=peak,
     )
-    return info, first
 
 
 def _info(t: torch.Tensor) -> TensorInfo:
@@ -119,7 +163,7 @@ class SpecProbe:
         self.problem = Problem(spec)
 
     def handle(self, request: _ProbeRequest) -> SpecReport:
-        variants = [describe_variant(self.problem, v, self.device)[0] for v in request.variants]
+        variants = [describe_variant(self.problem, v, self.device) for v in request.variants]
         return SpecReport(name=self.problem.spec.name, device=str(self.device), variants=variants)
 
 

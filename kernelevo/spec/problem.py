@@ -130,10 +130,14 @@ class Problem:
         return out
 
     def model(self, variant: str, seed: int, device: torch.device, cls: type | None = None) -> torch.nn.Module:
-        """``Model`` (or ``cls``) built KernelBench-style: same seed, on CPU, then moved."""
+        """``Model`` (or ``cls``) built KernelBench-style: same seed, on CPU, then moved.
+
+        On the meta device it is built there directly: sizing a spec allocates nothing.
+        """
         cls = cls or self.module.Model
         init = self.init_inputs(variant)
-        with self.variant(variant), torch.random.fork_rng(devices=[]):
+        built_on = device if device.type == "meta" else torch.device("cpu")
+        with self.variant(variant), torch.random.fork_rng(devices=[]), torch.device(built_on):
             torch.manual_seed(seed)
             try:
                 model = cls(*init)

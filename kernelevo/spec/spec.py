@@ -63,6 +63,9 @@ class Spec:
 def read_spec(spec: str | Path, *, name: str | None = None) -> Spec:
     """A :class:`Spec` from a file path or from source text; reads settings, runs nothing."""
     path: Path | None = None
+    if "\n" not in str(spec) and Path(spec).is_dir():
+        raise SpecError(f"spec {str(spec)!r} is a directory: give the spec's Python file (for a directory of "
+                        "KernelBench problems and generated kernels: kernelevo eval --kernelbench PROBLEMS KERNELS)")
     if isinstance(spec, Path) or ("\n" not in spec and spec.endswith(".py")):
         path = Path(spec)
         if not path.is_file():
