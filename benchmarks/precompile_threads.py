@@ -39,13 +39,14 @@ def measure(example: str, threads: int, reps: int) -> dict[str, object]:
     times, kernels = [], 0
     for _ in range(reps):
         box = Sandbox("kernelevo.evaluation.precompile:Precompiler",
-                      PrecompileSetup(spec, GpuTarget(), threads=threads), env=HIDDEN_CUDA, name="precompile")
+                      PrecompileSetup(spec, threads=threads), env=HIDDEN_CUDA, name="precompile")
         box.start()
         try:
             box.wait_ready(180)
             with tempfile.TemporaryDirectory() as cache:
                 started = time.perf_counter()
-                reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), cache), {"*": 300})
+                reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), cache, GpuTarget()),
+                                 {"*": 300})
                 times.append(time.perf_counter() - started)
         finally:
             box.kill()

@@ -4,9 +4,11 @@ A fresh child serves one candidate. It imports torch and triton and installs the
 checks (:mod:`kernelevo.evaluation.instrument`) while the previous candidate is judged;
 its CUDA context is created on a :class:`Warm` request, which the judge sends when it
 hands the child a candidate, so a new context never disturbs another's measurement. It
-builds its inputs from seeds the judge sends, runs the candidate, and sends back outputs
-and timings; it decides nothing. A CUDA error poisons the process, so the judge throws
-the child away after each candidate.
+builds its inputs from seeds the judge sends, runs the candidate one call at a time, and
+sends back outputs and timings; it decides nothing. Each call's outputs and input
+buffers go to the judge as they are (CUDA IPC: no copy) and stay alive until the judge's
+next request, so a call holds one copy of the variant's data, however large. A CUDA error
+poisons the process, so the judge throws the child away after each candidate.
 """
 
 from __future__ import annotations
@@ -28,9 +30,8 @@ from kernelevo.evaluation.instrument import (
     OpRecorder,
 )
 from kernelevo.evaluation.protocol import (
-    CallRecord,
-    Check,
-    CheckReply,
+    Call,
+    CallReply,
     ChildError,
     ChildSetup,
     Load,
@@ -49,7 +50,7 @@ from kernelevo.utils.devices import pick_device
 
 
 class CandidateRunner:
-    """Sandbox handler for one candidate: Load, then Check per variant, Time, Metadata."""
+    """Sandbox handler for one candidate: Load, then Calls per variant, Metadata, Time."""
 
     def __init__(self, setup: ChildSetup, conn: Connection) -> None:
         import torch._dynamo
@@ -62,7 +63,7 @@ class CandidateRunner:
         self.device = pick_device(setup.device)
         self.gpu = self.device.type == "cuda"
         self.flusher: L2Flusher | None = None
-        self.memory_fraction = setup.gpu_memory_fraction
+        self.memory_limit = setup.memory_limit_bytes
         self.warm = False
         self.problem = Problem(setup.spec)
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
@@ -72,6 +73,7 @@ class CandidateRunner:
         self.guards.install()
         self.integrity = IntegritySnapshot()
         self.models: dict[str, torch.nn.Module] = {}
+        self.buffers: dict[str, list[Any]] = {}  # the inputs of the current variant's last fresh call
         self.candidate_file = ""
         self._sent: list[Any] = []  # tensors the judge may still be reading
 
@@ -80,14 +82,14 @@ class CandidateRunner:
         self.conn.send(Progress(phase, detail))
 
     def handle(self, request: Any) -> Any:
-        self._sent.clear()
+        self._release()
         if isinstance(request, Warm):
             return self._warm()
         self._warm()  # a judge that sent no Warm gets a context anyway
         if isinstance(request, Load):
             return self._load(request)
-        if isinstance(request, Check):
-            return self._check(request)
+        if isinstance(request, Call):
+            return self._call(request)
         if isinstance(request, TimeRequest):
             return self._time(request)
         if isinstance(request, MetadataRequest):
@@ -97,8 +99,10 @@ class CandidateRunner:
     def _warm(self) -> str:
         if self.gpu and not self.warm:
             torch.cuda.set_device(self.device)
-            torch.cuda.set_per_process_memory_fraction(self.memory_fraction, self.device)
             torch.cuda.init()
+            if self.memory_limit is not None:  # the judge's plan: the rest of the GPU is the judge's
+                total = torch.cuda.get_device_properties(self.device).total_memory
+                torch.cuda.set_per_process_memory_fraction(min(1.0, self.memory_limit / total), self.device)
             self.flusher = L2Flusher(self.device)
             torch.cuda.synchronize()
             import triton
@@ -142,64 +146,73 @@ class CandidateRunner:
             model.load_state_dict(shared, strict=False)
         return model
 
+    def _release(self) -> None:
+        """Drop what the judge was reading (it has let go before sending another request)."""
+        self._sent.clear()
+        if self.gpu and self.warm:
+            torch.cuda.ipc_collect()
+
+    def _peak(self) -> int | None:
+        return torch.cuda.max_memory_reserved(self.device) if self.gpu and self.warm else None
+
     # -- correctness -----------------------------------------------------------------------
-    def _check(self, request: Check) -> CheckReply | ChildError:
+    def _call(self, request: Call) -> CallReply | ChildError:
         self._progress("run")
-        model, variant = self.models[request.variant], request.variant
+        model = self.models[request.variant]
         ops = OpRecorder()
-        calls: list[CallRecord] = []
         compile_before = self.recorder.compile_s
         try:
-            first = self.problem.inputs(variant, request.seeds[0], self.device)
-            calls.append(self._call(model, ops, "fresh", request.seeds[0], first, 0, request))
-            if request.reuse_seed is not None:
-                _refill(first, self.problem.inputs(variant, request.reuse_seed, self.device))
-                calls.append(self._call(model, ops, "address_reuse", request.reuse_seed, first, 1, request))
-            if request.repeat:
-                _refill(first, self.problem.inputs(variant, request.seeds[0], self.device))
-                calls.append(self._call(model, ops, "repeat", request.seeds[0], first, 1, request))
-            for seed in request.seeds[1:]:
-                inputs = self.problem.inputs(variant, seed, self.device)
-                calls.append(self._call(model, ops, "fresh", seed, inputs, 0, request))
+            inputs = self._inputs(request)
+            fill_poison(request.outputs, self.device, request.poison)
+            before = self.recorder.total_launches()
+            self.recorder.ops = ops
+            try:
+                with torch.no_grad(), ops:
+                    result = model(*inputs)
+            finally:
+                self.recorder.ops = None
+            if self.gpu:
+                torch.cuda.synchronize(self.device)
         except SpecError as exc:
             return ChildError(ErrorKind.SPEC_ERROR, str(exc))
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file),
                               compile_s=self.recorder.compile_s - compile_before)
-        self._sent = calls
-        return CheckReply(
-            calls=calls,
-            compute_ops=ops.compute_ops(self.allowed_ops),
-            violations=self._violations(),
-            compile_s=self.recorder.compile_s - compile_before,
-        )
-
-    def _call(
-        self, model: torch.nn.Module, ops: OpRecorder, label: str, seed: int, inputs: list[Any], poison: int,
-        request: Check,
-    ) -> CallRecord:
-        fill_poison(request.poison, self.device, poison)
-        before = self.recorder.total_launches()
-        self.recorder.ops = ops
-        try:
-            with torch.no_grad(), ops:
-                result = model(*inputs)
-        finally:
-            self.recorder.ops = None
-        if self.gpu:
-            torch.cuda.synchronize(self.device)
         items = list(result) if isinstance(result, list | tuple) else [result]
         wrong = next((f"output[{i}] is a {type(x).__name__}" for i, x in enumerate(items)
                       if type(x) is not torch.Tensor), None)
-        # Clone: an output that aliases an input or a buffer the kernel reuses must not change later.
-        outputs = [] if wrong else [x.detach().clone() for x in items]
-        after = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-        return CallRecord(label, seed, poison, outputs, after, self.recorder.total_launches() - before, wrong)
+        reply = CallReply(
+            outputs=[] if wrong else [x.detach() for x in items],
+            inputs_after=list(inputs),
+            launches=self.recorder.total_launches() - before,
+            wrong_type=wrong,
+            compute_ops=ops.compute_ops(self.allowed_ops),
+            violations=self._violations(),
+            compile_s=self.recorder.compile_s - compile_before,
+            peak_bytes=self._peak(),
+        )
+        self._sent = [reply]
+        return reply
+
+    def _inputs(self, request: Call) -> list[Any]:
+        """Fresh inputs (kept as the variant's buffers), or those buffers refilled in place."""
+        if request.trial == "fresh":
+            self.buffers.clear()  # the previous buffers go before the new ones are made
+            inputs = self.problem.inputs(request.variant, request.seed, self.device)
+            if not self.gpu:  # sending a CPU tensor moves it into shared memory: move it now, so its address
+                for x in inputs:  # stays the same across the calls on these buffers
+                    if isinstance(x, torch.Tensor):
+                        x.share_memory_()
+            self.buffers[request.variant] = inputs
+        else:
+            _refill(self.buffers[request.variant], self.problem.inputs(request.variant, request.seed, self.device))
+        return self.buffers[request.variant]
 
     # -- timing ----------------------------------------------------------------------------
     def _time(self, request: TimeRequest) -> TimeReply | ChildError:
         self._progress("time")
         model = self.models[request.variant]
+        self.buffers.clear()
         try:
             sets = [self.problem.inputs(request.variant, s, self.device) for s in request.seeds]
 
@@ -216,7 +229,10 @@ class CandidateRunner:
                 )
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file))
-        return TimeReply(run.timing, run.samples_ms, run.loop_wall_s, self._violations())
+        del sets
+        if self.gpu:  # the timing sets go back to the GPU: the judge may time its baselines again
+            torch.cuda.empty_cache()
+        return TimeReply(run.timing, run.samples_ms, run.loop_wall_s, run.covers_ms, self._violations(), self._peak())
 
     # -- metadata --------------------------------------------------------------------------
     def _metadata(self) -> MetadataReply:

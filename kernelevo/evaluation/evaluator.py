@@ -8,7 +8,12 @@ candidate children and the precompilers do, each in its own sandbox.
 On a GPU it takes several candidates at once (:attr:`Evaluator.slots`): while the judge
 holds the GPU for one, the others' kernels are compiled on the CPU
 (:mod:`kernelevo.evaluation.precompile`) into a Triton cache of that candidate's own,
-which its GPU child then reads.
+which its GPU child then reads. The precompilers start with the judge, not after it.
+
+The eager and ``torch.compile`` baselines are read from the disk cache
+(:mod:`kernelevo.evaluation.baseline_cache`) when an earlier judge measured them on the
+same GPU and software; otherwise the judge measures them as it starts, before any
+candidate's child holds GPU memory, and the evaluator caches them.
 """
 
 from __future__ import annotations
@@ -21,16 +26,25 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kernelevo.evaluation.baseline_cache import baseline_key, load_baselines, store_baselines
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.options import EvalOptions
-from kernelevo.evaluation.precompile import GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
-from kernelevo.evaluation.protocol import EvaluateRequest, JudgeSetup, TargetQuery
-from kernelevo.evaluation.result import ErrorKind, EvalResult, Precompiled, Stage
+from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
+from kernelevo.evaluation.protocol import (
+    BaselinesReply,
+    BaselinesRequest,
+    Describe,
+    EvaluateRequest,
+    JudgeInfo,
+    JudgeSetup,
+)
+from kernelevo.evaluation.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import cuda_present, sandbox_env
+from kernelevo.utils.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +87,14 @@ class Evaluator:
         self._judge: Sandbox | None = None
         self._judge_lock = threading.RLock()  # one candidate on the GPU at a time
         self._precompile_lock = threading.Lock()
-        self._precompilers: ChildPool | None = None  # Precompiler sandboxes, once the GPU's target is known
-        self._caches = Path(tempfile.mkdtemp(prefix="kernelevo-triton-")) if self.precompiling else None
+        self._precompilers: ChildPool | None = None  # Precompiler sandboxes
+        # On a GPU each candidate's kernels go to a Triton cache of its own (compiled ahead or by its child)
+        self._caches = Path(tempfile.mkdtemp(prefix="kernelevo-triton-")) if self.gpu else None
         self._cache_count = 0
+        self.info: JudgeInfo | None = None  # what the judge found at its start
+        self.baselines: dict[str, Timing | str] = {}
+        self.baselines_cached = False
+        self._start_costs: StageCosts | None = None  # what starting the judge cost: told to the next result
         self.judge_restarts = 0
 
     @property
@@ -88,25 +107,47 @@ class Evaluator:
         with self._judge_lock:
             if self._judge is not None and self._judge.alive():
                 return
+            started = time.perf_counter()
             if self._caches:
                 self._caches.mkdir(exist_ok=True)
-            runtime_cache = str(self._caches / "runtime") if self._caches else None
+            # Triton's own C helpers, built by each child before any candidate code runs, are kept
+            # across runs (a fresh cache cost every `kernelevo eval` a host compile); each
+            # candidate's kernels still go to a cache of its own.
+            runtime_cache = str(cache_dir() / "triton-runtime") if self.gpu else None
             box = Sandbox("kernelevo.evaluation.judge:Judge", JudgeSetup(self.spec, self.options, runtime_cache),
                           env=sandbox_env(gpu=self.gpu), name="judge")
             box.start()
+            if self.precompiling and self._precompilers is None:
+                self._start_precompilers()  # they import torch and the spec while the judge starts
             try:
-                box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference, times baselines
+                box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference
+                self.info = box.call(Describe(), {"*": 60})
+                baselines_s = self._set_baselines(box, self.info)
             except SandboxFailure as exc:
+                box.kill()
                 raise SpecError(exc.message.removeprefix("SpecError: ")) from None
             self._judge = box
-            if self.precompiling and self._precompilers is None:
-                self._start_precompilers(box.call(TargetQuery(), {"*": 60}))
+            parts = {"process_and_imports": (box.ready_after_s or 0.0) - sum(self.info.start_costs.values()),
+                     **self.info.start_costs}
+            self._start_costs = StageCosts(judge_start_s=time.perf_counter() - started - baselines_s,
+                                           judge_start_parts=parts, baselines_s=baselines_s)
 
-    def _start_precompilers(self, target: GpuTarget) -> None:
+    def _set_baselines(self, box: Sandbox, info: JudgeInfo) -> float:
+        """Hand the judge cached baselines, or have it measure them (and cache them); seconds spent."""
+        key = baseline_key(self.spec, info.timed_variant, info.environment, self.options, info.timing_sets)
+        use_cache = self.gpu and self.options.baseline_cache
+        cached = load_baselines(key) if use_cache and not self.options.rebaseline else None
+        reply: BaselinesReply = box.call(BaselinesRequest(cached), {"*": self.options.start_timeout_s + 600})
+        self.baselines, self.baselines_cached = reply.baselines, cached is not None
+        if use_cache and cached is None:
+            store_baselines(key, reply.baselines)
+        return reply.measured_s
+
+    def _start_precompilers(self) -> None:
         # CUDA hidden: a precompiler compiles for the judge's GPU and can never touch it. One
         # torch thread: its CPU work is a wrapper's small tensor ops; the cores go to compiling.
         env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
-        setup = PrecompileSetup(self.spec, target, threads=self.options.compile_threads())
+        setup = PrecompileSetup(self.spec, threads=self.options.compile_threads())
         with self._precompile_lock:
             self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
@@ -147,6 +188,15 @@ class Evaluator:
         result.costs.total_s = time.perf_counter() - started
         return result
 
+    def _take_start_costs(self, result: EvalResult) -> None:
+        """The first result after a judge's start carries what starting it cost."""
+        result.baselines_cached = self.baselines_cached
+        if self._start_costs is not None:
+            start = self._start_costs
+            result.costs.judge_start_s, result.costs.baselines_s = start.judge_start_s, start.baselines_s
+            result.costs.judge_start_parts = start.judge_start_parts
+            self._start_costs = None
+
     def _compile_and_judge(self, source: str) -> EvalResult:
         """On a GPU, compile ahead into the candidate's own Triton cache; then judge it holding the GPU."""
         cache = self._new_cache()
@@ -165,6 +215,7 @@ class Evaluator:
                     judged = time.perf_counter()
                     result = self._in_judge(source, cache)
                     result.costs.judge_s = time.perf_counter() - judged
+                    self._take_start_costs(result)
                 if precompiled is not None:
                     precompiled.compiled_on_gpu = _cubins(cache) - before
             result.precompiled = precompiled
@@ -181,7 +232,7 @@ class Evaluator:
         with self._precompile_lock:
             self._cache_count += 1
             path = self._caches / f"candidate-{self._cache_count}"
-        path.mkdir()
+        path.mkdir(parents=True)  # parents: a judge that failed took the caches' folder with it
         return str(path)
 
     def _precompile(self, source: str, cache: str | None) -> Precompiled | None:
@@ -193,7 +244,10 @@ class Evaluator:
             with self._precompile_lock:
                 box, _ = self._precompilers.take()
             variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
-            reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache),
+            target = self.info.target if self.info is not None else None
+            if target is None:  # the judge has not told its GPU yet (it is being restarted)
+                return None
+            reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache, target),
                                               {"*": self.options.compile_timeout_s})
             return Precompiled(kernels=reply.kernels, error=reply.error)
         except SandboxFailure as exc:

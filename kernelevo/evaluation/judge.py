@@ -5,14 +5,20 @@ is untrusted too), and never imports a candidate: each candidate runs in a child
 judge (:mod:`kernelevo.evaluation.candidate_child`), started ahead of time so that its
 start-up overlaps the previous candidate's evaluation. The judge holds the reference
 models, computes reference outputs after the candidate has run, compares, times the
-eager and ``torch.compile`` baselines with the same function the child uses, and
-cross-checks the child's reported times against the wall time it observed.
+eager and ``torch.compile`` baselines with the same function the child uses (once, at its
+start, unless the evaluator hands it timings cached on disk), and cross-checks the child's
+reported times against the wall time it observed.
+
+On a GPU the judge plans the memory first (:mod:`kernelevo.evaluation.memory`): each
+variant is sized on the meta device before it is allocated, each reference run's peak is
+measured, and the candidate's child is given the rest of the GPU as its limit.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -20,8 +26,18 @@ import torch
 
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
+from kernelevo.evaluation.memory import MemoryPlan, plan_memory
 from kernelevo.evaluation.precompile import GpuTarget
-from kernelevo.evaluation.protocol import ChildSetup, EvaluateRequest, JudgeSetup, TargetQuery, Warm
+from kernelevo.evaluation.protocol import (
+    BaselinesReply,
+    BaselinesRequest,
+    ChildSetup,
+    Describe,
+    EvaluateRequest,
+    JudgeInfo,
+    JudgeSetup,
+    Warm,
+)
 from kernelevo.evaluation.result import EvalResult, Timing
 from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
 from kernelevo.sandbox import Limits
@@ -44,28 +60,60 @@ class Judge:
         # TRITON_PTXAS_PATH at torch's ptxas (Triton 3.6 keys its cache on the ptxas version, so
         # kernels compiled ahead with Triton's own ptxas would miss).
         self.start_env = dict(os.environ)
+        self.costs: dict[str, float] = {}
+        step = time.perf_counter()
         self.spec = setup.spec
         self.device = pick_device(setup.options.device)
         self.gpu = self.device.type == "cuda"
         self.options = setup.options if self.gpu else setup.options.interpreter()
-        if self.gpu:
-            torch.cuda.set_device(self.device)
+        device_bytes = self._init_device()
         self.problem = Problem(self.spec)
         self.variants = self.spec.correctness_variants(gpu=self.gpu)
         self.timed_variant = self.spec.timing_variant(gpu=self.gpu)
         self.model_seed = fresh_seed()
-        self.info: dict[str, VariantInfo] = {}
-        for variant in self.variants:  # runs every reference once: a broken spec fails here
-            self.info[variant] = describe_variant(self.problem, variant, self.device)[0]
+        step = self._cost("device_and_spec", step)
+        cpu_limit = int(self.options.cpu_memory_limit_gb * 2**30)
+        # runs every reference once: a broken spec, or one too big for this device, fails here
+        self.info: dict[str, VariantInfo] = {
+            v: describe_variant(self.problem, v, self.device, cpu_limit_bytes=cpu_limit) for v in self.variants}
+        step = self._cost("references", step)
         self.models = {v: self.problem.model(v, self.model_seed, self.device) for v in self.variants}
         self.environment = environment(self.device)
         self.ceilings: Ceilings = ceilings(self.device, self.environment.hardware)
         self.flusher = L2Flusher(self.device) if self.gpu else None
         self.overhead_ms = per_call_overhead_ms(self.device, self.flusher)
-        self._baselines: dict[str, Timing | str] | None = None
-        self._baseline_seeds = [fresh_seed() for _ in range(self.options.timing_input_sets)]
+        step = self._cost("environment_and_bandwidth", step)
+        self.memory: MemoryPlan | None = None
+        if self.gpu:
+            torch.cuda.empty_cache()
+            self.memory = plan_memory(device_bytes=device_bytes,
+                                      judge_resident_bytes=torch.cuda.memory_reserved(self.device),
+                                      variants=self.info, timed=self.timed_variant,
+                                      wanted_sets=self.options.timing_input_sets)
+        sets = self.memory.timing_sets if self.memory else self.options.timing_input_sets
+        self.timing_seeds = [fresh_seed() for _ in range(sets)]
+        self._baselines: dict[str, Timing | str] = {}
+        self._start_children(setup)
+        self._cost("children_started", step)
+
+    def _init_device(self) -> int:
+        """Create this judge's CUDA context; the GPU memory the evaluation may use (bytes, 0 on a CPU)."""
+        if not self.gpu:
+            return 0
+        torch.cuda.set_device(self.device)
+        free, _ = torch.cuda.mem_get_info(self.device)
+        cap = self.options.gpu_memory_gb
+        return free if cap is None else min(free, int(cap * 2**30))
+
+    def _cost(self, name: str, since: float) -> float:
+        now = time.perf_counter()
+        self.costs[name] = now - since
+        return now
+
+    def _start_children(self, setup: JudgeSetup) -> None:
         limits = Limits(address_space_bytes=None if self.gpu else int(self.options.cpu_memory_limit_gb * 2**30))
-        child_setup = ChildSetup(self.spec, str(self.device), self.options.gpu_memory_fraction,
+        child_setup = ChildSetup(self.spec, str(self.device),
+                                 self.memory.child_limit_bytes if self.memory else None,
                                  list(self.options.allowed_torch_ops))
         spare = self.options.spares(gpu=self.gpu)
         child_env = sandbox_env(gpu=self.gpu)
@@ -87,15 +135,24 @@ class Judge:
             if self.aot_pool:
                 self.aot_pool.fill()
 
-    def handle(self, request: Any) -> EvalResult | GpuTarget:
+    def handle(self, request: Any) -> EvalResult | JudgeInfo | BaselinesReply:
         from kernelevo.evaluation.stages import judge_candidate
 
         if isinstance(request, EvaluateRequest):
             return judge_candidate(self, request.source, request.triton_cache)
-        if isinstance(request, TargetQuery):  # asked only of a judge on a GPU
-            major, minor = torch.cuda.get_device_capability(self.device)
-            return GpuTarget("cuda", major * 10 + minor, 32)
+        if isinstance(request, Describe):
+            return self.describe()
+        if isinstance(request, BaselinesRequest):
+            return self.set_baselines(request.cached)
         raise TypeError(f"unknown request {type(request).__name__}")
+
+    def describe(self) -> JudgeInfo:
+        target = None
+        if self.gpu:
+            major, minor = torch.cuda.get_device_capability(self.device)
+            target = GpuTarget("cuda", major * 10 + minor, 32)
+        return JudgeInfo(environment=self.environment, target=target, timed_variant=self.timed_variant,
+                         timing_sets=len(self.timing_seeds), memory=self.memory, start_costs=dict(self.costs))
 
     # -- reference side ------------------------------------------------------------------------
     def inputs(self, variant: str, seed: int) -> list[Any]:
@@ -115,18 +172,33 @@ class Judge:
         return floats[0] if floats else "float32"
 
     # -- baselines -----------------------------------------------------------------------------
-    def baselines(self, *, fresh: bool = False) -> dict[str, Timing | str]:
-        """Eager and torch.compile timings of the reference (a Timing, or why it failed); cached."""
-        if self._baselines is not None and not fresh:
-            return self._baselines
+    def set_baselines(self, cached: dict[str, Timing | str] | None) -> BaselinesReply:
+        """Take the evaluator's cached baselines, or measure them now (before any child holds GPU memory)."""
+        if cached is not None:
+            self._baselines = dict(cached)
+            return BaselinesReply(self._baselines, 0.0)
+        start = time.perf_counter()
+        self._baselines = self.measure_baselines()
+        return BaselinesReply(self._baselines, time.perf_counter() - start)
+
+    def baselines(self) -> dict[str, Timing | str]:
+        """The eager and torch.compile timings in use (measured now if nobody set them)."""
+        if not self._baselines:
+            self._baselines = self.measure_baselines()
+        return self._baselines
+
+    def measure_baselines(self) -> dict[str, Timing | str]:
+        """Eager and torch.compile timings of the reference (a Timing, or why it failed)."""
         variant = self.timed_variant
-        sets = [self.inputs(variant, s) for s in self._baseline_seeds]
+        sets = [self.inputs(variant, s) for s in self.timing_seeds]
         found: dict[str, Timing | str] = {}
         for name in self.options.baseline_names(gpu=self.gpu):
             model = self.models[variant]
             fn = model if name == "eager" else torch.compile(model)
             found[name] = self._time_reference(fn, variant, sets)
-        self._baselines = found
+        del sets
+        if self.gpu:
+            torch.cuda.empty_cache()
         return found
 
     def _time_reference(self, fn: Any, variant: str, sets: list[list[Any]]) -> Timing | str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kernelevo.spec.sizes import CPU_CHILD_LIMIT, GIB
 from kernelevo.utils.devices import cores_per_gpu
 
 AUTO_AHEAD_MAX = 4  # the most candidates compiling ahead that the automatic setting picks
@@ -43,9 +44,13 @@ class EvalOptions(BaseModel):
     floor_check: bool = True
     floor_margin: float = Field(default=0.8, gt=0, le=1)  # reject a median below margin x floor
     remeasure_above: float = 10.0  # speedup over torch.compile that is timed again before believed
+    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (see baseline_cache.py)
+    rebaseline: bool = False  # measure the baselines again (and replace the cached ones)
     # resources
-    gpu_memory_fraction: float = Field(default=0.45, gt=0, le=1)  # per candidate child
-    cpu_memory_limit_gb: float = Field(default=12.0, gt=0)  # address space of a CPU child
+    # GPU memory one evaluation (judge and candidate child together) may use; None: what is free when
+    # the judge starts. The judge keeps what its memory plan needs; the child gets the rest as its limit.
+    gpu_memory_gb: float | None = Field(default=None, gt=0)
+    cpu_memory_limit_gb: float = Field(default=CPU_CHILD_LIMIT / GIB, gt=0)  # address space of a CPU child
     # candidate children kept started (each imports torch, a few seconds): None → 1 without a
     # GPU, else one per 4 CPU cores of the GPU's share of the host, up to 4, so a GPU never
     # waits for a child to start

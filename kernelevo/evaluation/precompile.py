@@ -47,7 +47,6 @@ class GpuTarget:
 @dataclass
 class PrecompileSetup:
     spec: Spec
-    target: GpuTarget
     threads: int = 1  # kernels of one candidate compiled at once
 
 
@@ -56,6 +55,7 @@ class PrecompileRequest:
     source: str
     variants: list[str]
     cache_dir: str
+    target: GpuTarget  # the judge's GPU (a precompiler starts before the judge has told it)
 
 
 @dataclass
@@ -103,7 +103,6 @@ class Precompiler:
         from kernelevo.spec.problem import Problem
 
         self.problem = Problem(setup.spec)
-        self.target = setup.target
         self.threads = setup.threads
 
     def handle(self, request: PrecompileRequest) -> PrecompileReply:
@@ -114,7 +113,7 @@ class Precompiler:
         launched: list[Any] = []
         with ThreadPoolExecutor(self.threads, thread_name_prefix="compile") as pool:
             try:
-                with _compile_only(self.target, launched, pool if self.threads > 1 else None):
+                with _compile_only(request.target, launched, pool if self.threads > 1 else None):
                     cls = exec_candidate(request.source).ModelNew
                     cpu = torch.device("cpu")
                     for variant in request.variants:

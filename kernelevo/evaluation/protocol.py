@@ -1,7 +1,9 @@
 """Messages between the evaluator, the judge and a candidate's child (no torch needed here).
 
 The judge never sends the child its own tensors: both build the same inputs from the
-same seed. The child sends outputs back (CUDA IPC on a GPU, shared memory on a CPU).
+same seed. The child sends its outputs and its input buffers back, one call at a time
+(CUDA IPC on a GPU, so nothing is copied; shared memory on a CPU), and keeps them alive
+until the judge's next request.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kernelevo.evaluation.memory import MemoryPlan
 from kernelevo.evaluation.options import EvalOptions
-from kernelevo.evaluation.result import ErrorKind, KernelMetadata, Timing
+from kernelevo.evaluation.precompile import GpuTarget
+from kernelevo.evaluation.result import Environment, ErrorKind, KernelMetadata, Timing
 from kernelevo.spec.spec import Spec
 
 
@@ -30,8 +34,33 @@ class EvaluateRequest:
 
 
 @dataclass
-class TargetQuery:
-    """Asks the judge what Triton compiles for on its GPU (a :class:`GpuTarget`)."""
+class Describe:
+    """Asks a ready judge for its :class:`JudgeInfo`."""
+
+
+@dataclass
+class JudgeInfo:
+    """What a judge found at its start: where it runs, the memory plan, and where its start time went."""
+
+    environment: Environment
+    target: GpuTarget | None  # what Triton compiles for on its GPU (None without one)
+    timed_variant: str
+    timing_sets: int
+    memory: MemoryPlan | None
+    start_costs: dict[str, float]  # seconds per start-up step
+
+
+@dataclass
+class BaselinesRequest:
+    """Use ``cached`` baselines, or (None) measure eager and torch.compile now."""
+
+    cached: dict[str, Timing | str] | None = None
+
+
+@dataclass
+class BaselinesReply:
+    baselines: dict[str, Timing | str]  # a Timing, or why the baseline could not run
+    measured_s: float  # 0 when the cached ones were taken
 
 
 @dataclass
@@ -46,7 +75,7 @@ class LaunchSignature:
 class ChildSetup:
     spec: Spec
     device: str
-    gpu_memory_fraction: float
+    memory_limit_bytes: int | None  # GPU: the child's allocator limit (the judge's memory plan)
     allowed_ops: list[str]
 
 
@@ -66,39 +95,35 @@ class Load:
 
 
 @dataclass
-class Check:
-    """Run the candidate for correctness on ``variant``.
+class Call:
+    """Run the candidate once on ``variant``, for correctness.
 
-    Calls, in order: one per seed on fresh inputs; then, on the first seed's buffers,
-    refilled in place with ``reuse_seed``'s values (a result cached by input address
-    shows); then those buffers refilled with the first seed's values and other poison
-    (nondeterminism and unwritten memory show).
+    ``trial`` says which inputs: ``fresh`` ones drawn from ``seed`` (kept as the variant's
+    buffers); or those buffers refilled in place with ``seed``'s values (``address_reuse``:
+    a result cached by input address shows; ``repeat``: the first seed again, so
+    nondeterminism and unwritten memory show). Before the call, blocks shaped like the
+    expected outputs are filled with poison pattern ``poison`` and freed.
     """
 
     variant: str
-    seeds: list[int]
-    reuse_seed: int | None
-    repeat: bool
-    poison: list[tuple[list[int], str]]  # (shape, dtype) of each expected output
+    trial: str
+    seed: int
+    poison: int
+    outputs: list[tuple[list[int], str]]  # (shape, dtype) of each expected output
 
 
 @dataclass
-class CallRecord:
-    label: str  # "fresh", "address_reuse", "repeat"
-    seed: int
-    poison: int
+class CallReply:
+    """One call's outputs and input buffers (alive in the child until the next request) and what it did."""
+
     outputs: list[Any]  # tensors; anything else is reported as a wrong type
     inputs_after: list[Any]
     launches: int
     wrong_type: str | None = None
-
-
-@dataclass
-class CheckReply:
-    calls: list[CallRecord]
     compute_ops: dict[str, int] = field(default_factory=dict)
     violations: list[tuple[ErrorKind, str]] = field(default_factory=list)
     compile_s: float = 0.0
+    peak_bytes: int | None = None  # GPU: the child's allocator peak so far
 
 
 @dataclass
@@ -119,7 +144,9 @@ class TimeReply:
     timing: Timing
     samples_ms: list[float]
     loop_wall_s: float
+    covers_ms: list[float]  # the GPU's sleep before each timed call (see kernelevo.evaluation.timing)
     violations: list[tuple[ErrorKind, str]] = field(default_factory=list)
+    peak_bytes: int | None = None
 
 
 @dataclass

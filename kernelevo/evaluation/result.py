@@ -77,6 +77,9 @@ class Timing(BaseModel):
     interpreted: bool = False  # Triton's CPU interpreter: never a GPU speed
     l2_flushed: bool = False
     input_sets: int = 1  # distinct input sets rotated through
+    # GPU: the host's median time to launch one call (Python, wrapper, launches). It is kept out of
+    # median_ms: the GPU is kept busy while the host launches, so the events time only the GPU's work.
+    host_launch_ms: float | None = None
 
     @property
     def relative_iqr(self) -> float:
@@ -152,15 +155,27 @@ class Environment(BaseModel):
     hostname: str
 
 
+class MemoryUse(BaseModel):
+    """GPU memory of one evaluation, in bytes: the caching allocators' peaks (CUDA contexts not counted)."""
+
+    live_data_bytes: int  # D: inputs, outputs and parameters of the spec's largest variant
+    judge_peak_bytes: int | None = None  # the judge, during this candidate
+    child_peak_bytes: int | None = None  # the candidate's child, over its life
+    child_limit_bytes: int | None = None  # the child's limit (over it: out_of_memory)
+    device_bytes: int | None = None  # what the evaluation could use on the GPU
+
+
 class StageCosts(BaseModel):
     """Where the evaluation's own wall time went, in seconds."""
 
+    judge_start_s: float = 0.0  # starting the judge, when this candidate had to wait for it (references, plan)
+    judge_start_parts: dict[str, float] = Field(default_factory=dict)  # where judge_start_s went, by step
     child_start_s: float = 0.0  # waiting for a fresh candidate child (0 when one was warm)
     static_s: float = 0.0
     compile_s: float = 0.0
     correctness_s: float = 0.0
     timing_s: float = 0.0
-    baselines_s: float = 0.0  # eager and torch.compile, once per spec and worker
+    baselines_s: float = 0.0  # eager and torch.compile: measured once per judge, or read from the disk cache
     precompile_s: float = 0.0  # on the CPU, while the GPU judged the previous candidate
     judge_s: float = 0.0  # the judge held the device for this candidate (the GPU's busy time)
     total_s: float = 0.0
@@ -199,6 +214,8 @@ class EvalResult(BaseModel):
     environment: Environment | None = None
     costs: StageCosts = Field(default_factory=StageCosts)
     precompiled: Precompiled | None = None
+    memory: MemoryUse | None = None  # GPU only
+    baselines_cached: bool = False  # the eager and torch.compile timings came from the disk cache
 
     @property
     def ok(self) -> bool:

@@ -3,6 +3,11 @@
 Each stage records what it found in the :class:`EvalResult` and stops the evaluation at
 the first failure, with a named reason. A fresh child runs the candidate and is killed at
 the end, whatever happened, so nothing one candidate did can reach the next.
+
+Correctness goes one call at a time: the child runs the candidate once and sends its
+outputs and input buffers as they are; the judge then builds the pristine inputs from the
+same seed, runs the reference, compares, and lets go of everything before the next call.
+So at any moment the GPU holds one copy of the variant's data on each side.
 """
 
 from __future__ import annotations
@@ -15,9 +20,8 @@ import torch
 from kernelevo.evaluation.aot import AotRequest
 from kernelevo.evaluation.compare import Verdict, compare_outputs
 from kernelevo.evaluation.protocol import (
-    CallRecord,
-    Check,
-    CheckReply,
+    Call,
+    CallReply,
     ChildError,
     Load,
     MetadataReply,
@@ -25,9 +29,10 @@ from kernelevo.evaluation.protocol import (
     TimeReply,
     TimeRequest,
 )
-from kernelevo.evaluation.result import ErrorKind, EvalResult, KernelMetadata, Roofline, Stage, Timing
-from kernelevo.evaluation.timing import summarize
+from kernelevo.evaluation.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
+from kernelevo.evaluation.timing import MAX_COVER_MS, summarize
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
+from kernelevo.utils.tensors import equal
 
 if TYPE_CHECKING:
     from kernelevo.evaluation.judge import Judge
@@ -51,6 +56,11 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) 
     """Evaluate ``source`` in a fresh child of ``judge``; never raises."""
     started = time.perf_counter()
     result = EvalResult(environment=judge.environment, interpreted=not judge.gpu)
+    if judge.memory is not None:
+        torch.cuda.reset_peak_memory_stats(judge.device)
+        result.memory = MemoryUse(live_data_bytes=judge.memory.live_data_bytes,
+                                  child_limit_bytes=judge.memory.child_limit_bytes,
+                                  device_bytes=judge.memory.device_bytes)
     child, waited = None, 0.0
     try:
         child, waited = judge.pool.take()
@@ -62,6 +72,9 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) 
     finally:
         if child is not None:
             child.kill()
+        if result.memory is not None:
+            result.memory.judge_peak_bytes = torch.cuda.max_memory_reserved(judge.device)
+            torch.cuda.empty_cache()  # the plan gave the judge this much: not a byte more stays reserved
         result.costs.child_start_s = waited
         result.costs.total_s = time.perf_counter() - started
     return result
@@ -115,43 +128,47 @@ class _Stages:
         self.result.stage = Stage.CORRECTNESS
         for variant in self.judge.variants:
             start = time.perf_counter()
-            info = self.judge.info[variant]
-            request = Check(variant, [fresh_seed() for _ in range(self.opts.correctness_trials)], fresh_seed(),
-                            True, [(t.shape, t.dtype) for t in info.outputs])
-            reply = self.child.call(request, {"run": self.opts.run_timeout_s, "compile": self.opts.compile_timeout_s})
-            compile_s = reply.compile_s
-            self.result.costs.compile_s += compile_s
+            compile_before = self.result.costs.compile_s
+            first, *others = [fresh_seed() for _ in range(self.opts.correctness_trials)]
+            # one call each, in order: fresh inputs; the same buffers refilled with new values; the
+            # first values again (other poison); then further fresh inputs
+            trials = [("fresh", first, 0), ("address_reuse", fresh_seed(), 1), ("repeat", first, 1),
+                      *(("fresh", seed, 0) for seed in others)]
+            for trial, seed, poison in trials:
+                self._judge_call(variant, trial, seed, poison, first)
+            compile_s = self.result.costs.compile_s - compile_before
             self.result.costs.correctness_s += time.perf_counter() - start - compile_s
-            if isinstance(reply, ChildError):
-                raise Rejected(reply.kind, f"{reply.message}\n(variant {variant!r})")
-            self._judge_calls(variant, reply)
             self.result.variants_checked.append(variant)
 
-    def _judge_calls(self, variant: str, reply: CheckReply) -> None:
-        for call in reply.calls:  # the most precise diagnosis first: no kernel ran at all
-            if call.launches == 0:
-                raise Rejected(ErrorKind.KERNEL_NOT_LAUNCHED,
-                               f"forward launched no Triton kernel on {_TRIALS[call.label]} (variant {variant!r})")
+    def _judge_call(self, variant: str, trial: str, seed: int, poison: int, first_seed: int) -> None:
+        info = self.judge.info[variant]
+        request = Call(variant, trial, seed, poison, [(t.shape, t.dtype) for t in info.outputs])
+        reply = self.child.call(request, {"run": self.opts.run_timeout_s, "compile": self.opts.compile_timeout_s})
+        self.result.costs.compile_s += reply.compile_s
+        if isinstance(reply, ChildError):
+            raise Rejected(reply.kind, f"{reply.message}\n(variant {variant!r})")
+        self._note_child_peak(reply.peak_bytes)
+        if reply.launches == 0:  # the most precise diagnosis first: no kernel ran at all
+            raise Rejected(ErrorKind.KERNEL_NOT_LAUNCHED,
+                           f"forward launched no Triton kernel on {_TRIALS[trial]} (variant {variant!r})")
         if self.opts.runtime_checks:
             self._runtime_checks(reply)
-        expected: dict[int, list[torch.Tensor]] = {}
-        pristines: dict[int, list[Any]] = {}
-        first_seed = reply.calls[0].seed
-        for call in reply.calls:
-            if call.wrong_type:
-                raise Rejected(ErrorKind.WRONG_TYPE, f"{call.wrong_type}; expected plain tensors (variant {variant!r})")
-            # The reference runs after the candidate: its outputs never sit in freed memory the candidate could read.
-            if call.seed not in expected:
-                pristines[call.seed] = self.judge.inputs(variant, call.seed)
-                expected[call.seed] = self.judge.reference(variant, pristines[call.seed])
-            pristine = pristines[call.seed]
-            verdict = self._compare(call, expected[call.seed], variant)
-            if verdict is not None:
-                raise Rejected(*self._diagnose(verdict, call, expected, first_seed, variant))
-            self._check_inputs(call, pristine, variant)
+        if reply.wrong_type:
+            raise Rejected(ErrorKind.WRONG_TYPE, f"{reply.wrong_type}; expected plain tensors (variant {variant!r})")
+        # The reference runs after the candidate: its outputs never sit in freed memory the candidate could read.
+        pristine = self.judge.inputs(variant, seed)
+        verdict = self._compare(reply, self.judge.reference(variant, pristine), variant, trial, poison)
+        if verdict is not None:
+            del pristine
+            raise Rejected(*self._diagnose(verdict, reply, variant, trial, first_seed))
+        self._check_inputs(reply, pristine, variant)
+
+    def _note_child_peak(self, peak: int | None) -> None:
+        if self.result.memory is not None and peak is not None:
+            self.result.memory.child_peak_bytes = max(self.result.memory.child_peak_bytes or 0, peak)
 
     @staticmethod
-    def _runtime_checks(reply: CheckReply) -> None:
+    def _runtime_checks(reply: CallReply) -> None:
         if reply.violations:
             raise Rejected(*reply.violations[0])
         if reply.compute_ops:
@@ -159,28 +176,30 @@ class _Stages:
             raise Rejected(ErrorKind.TORCH_COMPUTE,
                            f"forward computed with PyTorch ops: {ops}; the kernels must do the work")
 
-    def _compare(self, call: CallRecord, expected: list[torch.Tensor], variant: str) -> Verdict | None:
+    def _compare(self, reply: CallReply, expected: list[torch.Tensor], variant: str, trial: str,
+                 poison: int) -> Verdict | None:
         atol, rtol = self.judge.tolerance(expected[0].dtype) if expected else (0.0, 0.0)
-        got = [o.to(self.judge.device) for o in call.outputs]
-        return compare_outputs(got, expected, atol=atol, rtol=rtol, variant=variant,
-                               trial=_TRIALS[call.label], poison=call.poison)
+        return compare_outputs(reply.outputs, expected, atol=atol, rtol=rtol, variant=variant,
+                               trial=_TRIALS[trial], poison=poison)
 
-    def _diagnose(self, verdict: Verdict, call: CallRecord, expected: dict[int, list[torch.Tensor]],
-                  first_seed: int, variant: str) -> tuple[ErrorKind, str, Any]:
+    def _diagnose(self, verdict: Verdict, reply: CallReply, variant: str, trial: str,
+                  first_seed: int) -> tuple[ErrorKind, str, Any]:
         wrong = verdict.kind == ErrorKind.WRONG_OUTPUT
-        if wrong and call.label == "address_reuse" and self._compare(call, expected[first_seed], variant) is None:
-            return (ErrorKind.CACHED_OUTPUT,
-                    "the kernel returned the result for the previous contents of the same input buffers: "
-                    "results must not be cached across calls or keyed on input addresses", verdict.mismatch)
-        if wrong and call.label == "repeat":
+        if wrong and trial == "address_reuse":
+            previous = self.judge.reference(variant, self.judge.inputs(variant, first_seed))
+            if self._compare(reply, previous, variant, trial, 1) is None:
+                return (ErrorKind.CACHED_OUTPUT,
+                        "the kernel returned the result for the previous contents of the same input buffers: "
+                        "results must not be cached across calls or keyed on input addresses", verdict.mismatch)
+        if wrong and trial == "repeat":
             return (ErrorKind.NONDETERMINISTIC,
                     "the same inputs gave a different output the second time (uninitialised memory or a race): "
                     + verdict.message, verdict.mismatch)
         return verdict.kind, verdict.message, verdict.mismatch
 
-    def _check_inputs(self, call: CallRecord, pristine: list[Any], variant: str) -> None:
-        for i, (after, before) in enumerate(zip(call.inputs_after, pristine, strict=True)):
-            if isinstance(before, torch.Tensor) and not torch.equal(after.to(before.device), before):
+    def _check_inputs(self, reply: CallReply, pristine: list[Any], variant: str) -> None:
+        for i, (after, before) in enumerate(zip(reply.inputs_after, pristine, strict=True)):
+            if isinstance(before, torch.Tensor) and not equal(before, after, nan_equal=True):
                 raise Rejected(ErrorKind.MUTATED_INPUTS,
                                f"forward modified its input {i} (variant {variant!r}); inputs must stay unchanged")
 
@@ -219,14 +238,14 @@ class _Stages:
         self._record(kernel, baselines)
         if (self.result.speedup_compile or 0) > self.opts.remeasure_above and not self.result.interpreted:
             self.result.remeasured = True
-            self._record(self._time_candidate(), self.judge.baselines(fresh=True))
+            self._record(self._time_candidate(), self.judge.measure_baselines())
         self._check_floor()
 
     def _time_candidate(self) -> Timing:
         from kernelevo.evaluation.judge import fresh_seed
 
         opts = self.opts
-        request = TimeRequest(self.judge.timed_variant, [fresh_seed() for _ in range(opts.timing_input_sets)],
+        request = TimeRequest(self.judge.timed_variant, [fresh_seed() for _ in self.judge.timing_seeds],
                               opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,
                               opts.timing_budget_ms, opts.target_rel_iqr)
         marks: dict[str, float] = {}
@@ -244,25 +263,34 @@ class _Stages:
         if "timed_loop" not in marks:
             raise Rejected(ErrorKind.TIMER_MISMATCH,
                            "the child never announced its timed loop: the harness was tampered with")
+        self._note_child_peak(reply.peak_bytes)
         samples = reply.samples_ms
         if not samples or len(samples) != reply.timing.repetitions or not all(0 < s < 1e7 for s in samples):
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's timing samples are missing or impossible")
+        covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
+        if self.judge.gpu and not covers_ok:
+            raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
         self._cross_check(reply, received - marks["timed_loop"])
         # The summary is the judge's own, from the raw samples: the child's could be doctored.
         t = reply.timing
         return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
-                         input_sets=t.input_sets)
+                         input_sets=t.input_sets, host_launch_ms=t.host_launch_ms)
 
     def _cross_check(self, reply: TimeReply, seen_s: float) -> None:
-        """The child's times must account for the wall time the judge saw its loop take."""
+        """The child's times must account for the wall time the judge saw its loop take.
+
+        Each call's wall time is the judge's measured overhead (flush, events, synchronize),
+        the GPU's sleep while the host launched (the cover), and the call's own GPU time.
+        """
         reps = reply.timing.repetitions
-        unexplained_ms = seen_s * 1e3 - reps * self.judge.overhead_ms
+        overhead_ms = reps * self.judge.overhead_ms + sum(reply.covers_ms)
+        unexplained_ms = seen_s * 1e3 - overhead_ms
         reported_ms = sum(reply.samples_ms)
         if unexplained_ms > 0 and reported_ms < 0.5 * unexplained_ms - 0.05 * reps:
             raise Rejected(
                 ErrorKind.TIMER_MISMATCH,
                 f"the child reported {reported_ms:.3f} ms of kernel time over {reps} calls, but the judge saw the loop "
-                f"take {seen_s * 1e3:.3f} ms, of which at most {reps * self.judge.overhead_ms:.3f} ms is overhead: "
+                f"take {seen_s * 1e3:.3f} ms, of which at most {overhead_ms:.3f} ms is overhead: "
                 "work ran outside the timed region (a side stream, a thread or a patched timer)",
             )
 

@@ -58,3 +58,21 @@ def test_kernels_compiled_ahead_on_the_cpu_are_reused_on_the_gpu(examples_dir: P
         assert result.precompiled is not None and result.precompiled.error is None
         assert result.precompiled.kernels and result.costs.precompile_s > 0
         assert result.precompiled.compiled_on_gpu == 0, "the GPU child compiled what the CPU had compiled"
+
+
+def test_baselines_are_cached_on_disk_for_the_next_judge(examples_dir: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KERNELEVO_CACHE_DIR", str(tmp_path))
+    spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
+    seed = (examples_dir / "gelu" / "seed.py").read_text()
+    results = []
+    for rebaseline in (False, False, True):
+        with Evaluator(spec, EvalOptions(device="cuda", rebaseline=rebaseline)) as evaluator:
+            results.append(evaluator.evaluate(seed))
+    first, second, third = results
+    assert all(r.ok for r in results), [r.message for r in results]
+    assert not first.baselines_cached and first.costs.baselines_s > 0
+    assert second.baselines_cached and second.costs.baselines_s == 0
+    assert second.eager == first.eager and second.compiled == first.compiled  # the very same timings
+    assert not third.baselines_cached and third.eager != first.eager  # measured again
+    assert list((tmp_path / "baselines").glob("*.json"))

@@ -17,12 +17,13 @@ HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0"}
 
 def precompile(examples_dir: Path, example: str, source: str, cache: Path, threads: int = 1) -> PrecompileReply:
     spec = read_spec(str(examples_dir / example / "spec.py"))
-    setup = PrecompileSetup(spec, GpuTarget("cuda", 90, 32), threads=threads)
+    setup = PrecompileSetup(spec, threads=threads)
     box = Sandbox("kernelevo.evaluation.precompile:Precompiler", setup, env=HIDDEN_CUDA, name="precompile")
     box.start()
     try:
         cache.mkdir(exist_ok=True)
-        reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), str(cache)), {"*": 120})
+        reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), str(cache),
+                                           GpuTarget("cuda", 90, 32)), {"*": 120})
     finally:
         box.kill()
     assert isinstance(reply, PrecompileReply)
