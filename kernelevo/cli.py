@@ -1,7 +1,8 @@
 """The ``kernelevo`` command line.
 
     kernelevo run SPEC [--model M] [--budget evals=200,minutes=30] [--out DIR] [--resume]
-    kernelevo eval SPEC KERNEL [--json]   judge one kernel against a spec
+    kernelevo eval SPEC KERNEL [KERNEL ...] [--json]   judge kernels against a spec, in one warm judge
+    kernelevo eval --kernelbench PROBLEMS KERNELS      judge KernelBench generations against their problems
     kernelevo spec SPEC [--json]          check a spec and describe its variants
 
 Exit status: 0 for success (a finished run, a correct kernel, a valid spec), 1 for a
@@ -35,13 +36,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log diagnostics to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    ev = sub.add_parser("eval", help="judge one kernel against a spec")
-    ev.add_argument("spec", help="the spec: a KernelBench-format Python file")
-    ev.add_argument("kernel", help="the candidate: a Python file defining ModelNew")
-    ev.add_argument("--json", action="store_true", help="print the full result as JSON")
+    ev = sub.add_parser("eval", help="judge kernels against a spec (or KernelBench generations)")
+    ev.add_argument("spec", help="the spec: a KernelBench-format Python file (with --kernelbench: the problems "
+                    "directory, holding level{L}/{P}_{Name}.py)")
+    ev.add_argument("kernels", nargs="+", help="candidates: Python files defining ModelNew (with --kernelbench: "
+                    "the directory of level_{L}_problem_{P}_sample_{S}_kernel.py files)")
+    ev.add_argument("--json", action="store_true", help="print the full result(s) as JSON")
     ev.add_argument("--device", default="auto", help="auto (default), cuda, cuda:N or cpu")
     ev.add_argument("--baselines", default=None, help="comma-separated: eager,compile (default: both on GPU)")
+    ev.add_argument("--rebaseline", action="store_true",
+                    help="time the eager and torch.compile baselines again instead of reading them from the cache")
     ev.add_argument("--no-static-checks", action="store_true", help="skip the static checks (for debugging)")
+    kb = ev.add_argument_group("KernelBench layout")
+    kb.add_argument("--kernelbench", action="store_true", help="pair problem files with generated kernels by level "
+                    "and problem id, judge them all, write JSON lines and a summary; resumes")
+    kb.add_argument("--out", default=None, help="the JSON-lines records (default: KERNELS/kernelevo-results.jsonl)")
+    kb.add_argument("--level", type=int, default=None, help="only this KernelBench level")
+    kb.add_argument("--no-ray", action="store_true", help="judge in this process instead of on Ray, one GPU")
+    kb.add_argument("--workers", type=int, default=None, help="evaluator actors (default: one per GPU)")
 
     run = sub.add_parser("run", help="search for faster kernels for a spec")
     run.add_argument("spec", help="the spec: a KernelBench-format Python file with seed kernels")
@@ -94,28 +106,32 @@ def _fail(console: Console, message: str) -> int:
 
 
 def _eval(args: argparse.Namespace, console: Console) -> int:
-    from kernelevo.evaluation import EvalOptions, evaluate
-    from kernelevo.report import print_result
+    from kernelevo.eval_cli import eval_kernelbench, eval_kernels
+    from kernelevo.evaluation import EvalOptions
     from kernelevo.spec import SpecError, read_spec
 
-    kernel = Path(args.kernel)
-    if not kernel.is_file():
-        return _fail(console, f"kernel file {args.kernel!r} not found")
+    baselines = args.baselines.split(",") if args.baselines else None
+    options = EvalOptions(device=args.device, baselines=baselines, static_checks=not args.no_static_checks,
+                          rebaseline=args.rebaseline)
+    if args.kernelbench:
+        if len(args.kernels) != 1:
+            return _fail(console, "--kernelbench takes two directories: PROBLEMS KERNELS")
+        problems, kernels_dir = Path(args.spec), Path(args.kernels[0])
+        for path in (problems, kernels_dir):
+            if not path.is_dir():
+                return _fail(console, f"--kernelbench: {str(path)!r} is not a directory")
+        out = Path(args.out) if args.out else kernels_dir / "kernelevo-results.jsonl"
+        return eval_kernelbench(problems, kernels_dir, out, options, console, ray=not args.no_ray,
+                                workers=args.workers, level=args.level)
+    kernels = [Path(k) for k in args.kernels]
+    missing = [str(k) for k in kernels if not k.is_file()]
+    if missing:
+        return _fail(console, f"kernel file {missing[0]!r} not found")
     try:
         spec = read_spec(args.spec)
     except SpecError as exc:
         return _fail(console, str(exc))
-    baselines = args.baselines.split(",") if args.baselines else None
-    options = EvalOptions(device=args.device, baselines=baselines, static_checks=not args.no_static_checks)
-    with console.status(f"evaluating {kernel.name} against {spec.name} ...", spinner="dots"):
-        result = evaluate(spec, kernel.read_text(), options)
-    if args.json:
-        print(result.model_dump_json(indent=2))
-    else:
-        print_result(console, result, spec_name=spec.name, kernel_name=kernel.name)
-    if result.error is not None and result.error.value == "spec_error":
-        return EXIT_BAD_INPUT
-    return EXIT_OK if result.ok else EXIT_REJECTED
+    return eval_kernels(spec, kernels, options, console, as_json=args.json)
 
 
 def _run_config(args: argparse.Namespace) -> RunConfig:

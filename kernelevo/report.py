@@ -40,11 +40,27 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
                 f"roofline: floor {r.floor_ms:.4g} ms ({r.bytes_moved / 1e6:.1f} MB, {r.flops / 1e9:.2f} GFLOP, "
                 f"{r.bandwidth_gbs:.0f} GB/s measured), reached {r.fraction:.0%}"
             )
+        if result.kernel is not None and result.kernel.host_launch_ms is not None:
+            console.print(f"host launch: {result.kernel.host_launch_ms * 1e3:.1f} us per call (the GPU was kept "
+                          "busy meanwhile: it is not in the times above)", highlight=False)
         if result.compile_baseline_error:
             console.print(f"torch.compile baseline failed: {result.compile_baseline_error}", style="yellow")
     if result.kernels:
         console.print(_kernels(result))
+    if result.memory is not None:
+        console.print(memory_line(result), style="dim", highlight=False)
     console.print(_costs(result), style="dim")
+
+
+def memory_line(result: EvalResult) -> str:
+    m = result.memory
+    assert m is not None
+
+    def gib(n: int | None) -> str:
+        return "-" if n is None else f"{n / 2**30:.2f}"
+
+    return (f"GPU memory (GiB): live data {gib(m.live_data_bytes)}; peak judge {gib(m.judge_peak_bytes)}, "
+            f"child {gib(m.child_peak_bytes)} (limit {gib(m.child_limit_bytes)} of {gib(m.device_bytes)})")
 
 
 def _timings(result: EvalResult) -> Table:
@@ -77,9 +93,28 @@ def _kernels(result: EvalResult) -> Table:
 
 def _costs(result: EvalResult) -> str:
     c = result.costs
-    return (f"evaluation cost: {c.total_s:.2f} s (child start {c.child_start_s:.2f}, static {c.static_s:.3f}, "
-            f"compile {c.compile_s:.2f}, correctness {c.correctness_s:.2f}, timing {c.timing_s:.2f}, "
-            f"baselines {c.baselines_s:.2f})")
+    start = ""
+    if c.judge_start_s:
+        baselines = "cached" if result.baselines_cached else f"{c.baselines_s:.2f}"
+        start = f"judge start {c.judge_start_s:.2f} s and baselines {baselines}, then "
+    return (f"evaluation cost: {start}{c.total_s:.2f} s (child start {c.child_start_s:.2f}, static {c.static_s:.3f}, "
+            f"compile {c.compile_s:.2f}, correctness {c.correctness_s:.2f}, timing {c.timing_s:.2f})")
+
+
+def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
+    """One row per kernel: verdict, reason, time and speedups."""
+    interpreted = any(r.interpreted for _, r in rows)
+    table = Table(title=title, caption="interpreted on the CPU: times are not GPU speeds" if interpreted else None)
+    for column in ("kernel", "verdict", "median ms", "vs eager", "vs compile", "roofline"):
+        left = column in ("kernel", "verdict")
+        table.add_column(column, justify="left" if left else "right", overflow="fold" if left else "ellipsis")
+    for name, r in rows:
+        verdict = Text("correct", style="green") if r.ok else Text(str(r.error), style="red")
+        speed = [r.speedup_eager, r.speedup_compile]
+        roof = r.roofline.fraction if r.roofline else None
+        table.add_row(name, verdict, _ms(r.kernel) if r.ok else "-",
+                      *("-" if x is None else f"{x:.2f}x" for x in speed), "-" if roof is None else f"{roof:.0%}")
+    return table
 
 
 def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:

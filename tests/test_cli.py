@@ -45,3 +45,72 @@ def test_spec_describes_variants() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)["report"]
     assert {v["name"] for v in report["variants"]} == {"small", "odd"}
+
+
+def test_eval_many_kernels_in_one_judge_prints_one_table_and_fails_if_any_is_rejected(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text((GELU / "seed.py").read_text().replace("return out", "return out.double()"))
+    done = kernelevo("eval", str(GELU / "spec.py"), str(GELU / "seed.py"), str(GELU / "seed_persistent.py"),
+                     str(bad), "--device", "cpu")
+    assert done.returncode == 1, done.stderr
+    assert "3 kernels against gelu" in done.stdout and "wrong_dtype" in done.stdout
+    assert done.stdout.count("correct") == 2 and "not GPU speeds" in done.stdout
+    good = kernelevo("eval", str(GELU / "spec.py"), str(GELU / "seed.py"), str(GELU / "seed_persistent.py"),
+                     "--device", "cpu", "--json")
+    assert good.returncode == 0, good.stderr
+    assert [r["result"]["correct"] for r in json.loads(good.stdout)] == [True, True]
+
+
+def kernelbench_layout(tmp_path: Path) -> tuple[Path, Path]:
+    problems, generations = tmp_path / "KernelBench", tmp_path / "generations"
+    (problems / "level1").mkdir(parents=True)
+    generations.mkdir()
+    (problems / "level1" / "1_GELU.py").write_text((GELU / "spec.py").read_text())
+    (problems / "level1" / "2_Broken.py").write_text("import torch\n")  # no Model: a spec error, not a crash
+    adversarial = ROOT / "tests" / "evaluation" / "adversarial" / "kernels"
+    for sample, source in enumerate((GELU / "seed.py", adversarial / "nan_output.py", GELU / "seed_persistent.py")):
+        (generations / f"level_1_problem_1_sample_{sample}_kernel.py").write_text(source.read_text())
+    (generations / "level_1_problem_2_sample_0_kernel.py").write_text((GELU / "seed.py").read_text())
+    return problems, generations
+
+
+def test_eval_kernelbench_layout_records_summary_and_resume(tmp_path: Path) -> None:
+    problems, generations = kernelbench_layout(tmp_path)
+    out = tmp_path / "results.jsonl"
+    done = kernelevo("eval", "--kernelbench", str(problems), str(generations), "--out", str(out), "--no-ray",
+                     "--device", "cpu")
+    assert done.returncode == 1, done.stderr  # one wrong kernel, one broken problem
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    verdicts = {r["key"]: r["result"]["error"] for r in records}
+    assert verdicts == {"level1/problem1/sample0": None, "level1/problem1/sample1": "nan_inf_mismatch",
+                        "level1/problem1/sample2": None, "level1/problem2/sample0": "spec_error"}
+    summary = json.loads(out.with_name("results.summary.json").read_text())
+    assert summary["kernels"] == 4 and summary["correct"] == 2 and summary["interpreted"] is True
+    assert summary["fast_p_eager"] == {"0": 0.5} and summary["spec_errors"] == 1
+    # Resumed: nothing is judged twice; an added kernel is judged alone.
+    (generations / "level_1_problem_1_sample_3_kernel.py").write_text((GELU / "seed.py").read_text())
+    again = kernelevo("eval", "--kernelbench", str(problems), str(generations), "--out", str(out), "--no-ray",
+                      "--device", "cpu")
+    assert "resuming: 4 kernel(s) already judged" in again.stdout
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5 and json.loads(lines[-1])["key"] == "level1/problem1/sample3"
+
+
+def test_eval_kernelbench_layout_on_ray(tmp_path: Path) -> None:
+    """The same batch through a real local Ray with one (logical) GPU."""
+    problems, generations = kernelbench_layout(tmp_path)
+    out = tmp_path / "ray.jsonl"
+    done = kernelevo("eval", "--kernelbench", str(problems), str(generations), "--out", str(out), "--device", "cpu")
+    assert done.returncode == 1, done.stderr
+    verdicts = {json.loads(line)["key"]: json.loads(line)["result"]["error"] for line in out.read_text().splitlines()}
+    assert verdicts == {"level1/problem1/sample0": None, "level1/problem1/sample1": "nan_inf_mismatch",
+                        "level1/problem1/sample2": None, "level1/problem2/sample0": "spec_error"}
+
+
+def test_bad_kernelbench_arguments(tmp_path: Path) -> None:
+    not_a_dir = kernelevo("eval", "--kernelbench", str(tmp_path / "none"), str(tmp_path))
+    assert not_a_dir.returncode == 2 and "is not a directory" in not_a_dir.stderr
+    empty = kernelevo("eval", "--kernelbench", str(tmp_path), str(tmp_path))
+    assert empty.returncode == 2 and "no kernel named level_L_problem_P_sample_S_kernel.py" in empty.stderr
+    a_dir_as_spec = kernelevo("eval", str(tmp_path), str(GELU / "seed.py"))
+    assert a_dir_as_spec.returncode == 2 and "is a directory" in a_dir_as_spec.stderr

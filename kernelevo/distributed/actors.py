@@ -45,6 +45,13 @@ class EvaluatorActor:
     def evaluate(self, spec: Spec, source: str) -> EvalResult:
         return self._evaluator(spec).evaluate(source)
 
+    def release(self, spec: Spec) -> None:
+        """Close the spec's judge and children: its GPU memory goes to the next spec's."""
+        with self._lock:
+            evaluator = self.evaluators.pop(spec.sha256, None)
+        if evaluator is not None:
+            evaluator.close()
+
     def _evaluator(self, spec: Spec) -> Evaluator:
         with self._lock:
             evaluator = self.evaluators.get(spec.sha256)
