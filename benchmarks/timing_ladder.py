@@ -5,9 +5,11 @@ from 2**21 to 2**31 elements, each launched through a Python wrapper as candidat
 Each rung is timed three ways:
 
 - ``kernelevo``: :func:`kernelevo.evaluation.timing.time_callable`, the harness as it is
-  (L2 flush, the GPU kept busy while the host launches, events, device synchronize);
-- ``no cover``: the same bracket with the cover off, which is what the harness did before
-  (the host's launch lands in the sample whenever it outlasts the flush);
+  (L2 flush, the GPU kept busy while the host launches, events, device synchronize, the
+  event bracket's own time taken off, as the judge measures it);
+- ``no cover``: the same bracket with the cover off and nothing taken off, which is what
+  the harness did before (the host's launch lands in the sample whenever it outlasts the
+  flush);
 - ``reference``: CUDA-graph replay of many (flush, call) pairs less the flushes alone
   (:mod:`kernelevo.evaluation.timing_reference`): no launch cost at all.
 
@@ -38,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernelevo.evaluation import timing  # noqa: E402
-from kernelevo.evaluation.timing import L2Flusher, time_callable  # noqa: E402
+from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, time_callable  # noqa: E402
 from kernelevo.evaluation.timing_reference import graph_time_ms  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.spec.problem import Problem  # noqa: E402
@@ -61,14 +63,15 @@ def scale(x: torch.Tensor) -> torch.Tensor:
 
 
 def harness_ms(fn: Callable[..., Any], sets: list[list[Any]], device: torch.device, flusher: L2Flusher, *,
-               cover: bool) -> tuple[float, float | None]:
-    """The harness's median (ms) and host launch (ms), with the cover on or off."""
+               cover: bool, bracket_ms: float = 0.0) -> tuple[float, float | None]:
+    """The harness's median (ms) and host launch (ms); without the cover, as the harness timed before."""
     saved = timing.MIN_COVER_MS, timing.COVER_MARGIN
     if not cover:
         timing.MIN_COVER_MS, timing.COVER_MARGIN = 0.0, 0.0
     try:
         run = time_callable(fn, sets, device=device, flusher=flusher, warmup=3, warmup_ms=50, min_reps=20,
-                            min_measure_ms=100, max_reps=1000, budget_ms=1000, target_rel_iqr=0.02)
+                            min_measure_ms=100, max_reps=1000, budget_ms=1000, target_rel_iqr=0.02,
+                            bracket_ms=bracket_ms)
     finally:
         timing.MIN_COVER_MS, timing.COVER_MARGIN = saved
     return run.timing.median_ms, run.timing.host_launch_ms
@@ -78,12 +81,12 @@ def agree(ms: float, reference: float) -> bool:
     return abs(ms - reference) <= max(0.03 * reference, 0.001)
 
 
-def ladder(device: torch.device, flusher: L2Flusher, console: Console) -> list[dict[str, Any]]:
+def ladder(device: torch.device, flusher: L2Flusher, bracket: float, console: Console) -> list[dict[str, Any]]:
     rows = []
     for exponent in range(21, 32):
         n = 1 << exponent
         x = torch.randn(n, device=device)
-        ours, launch = harness_ms(scale, [[x]], device, flusher, cover=True)
+        ours, launch = harness_ms(scale, [[x]], device, flusher, cover=True, bracket_ms=bracket)
         before, _ = harness_ms(scale, [[x]], device, flusher, cover=False)
         reference = graph_time_ms(scale, [x], device=device, flusher=flusher)
         row = {"elements": n, "bytes": 8 * n, "kernelevo_ms": ours, "no_cover_ms": before, "reference_ms": reference,
@@ -97,7 +100,7 @@ def ladder(device: torch.device, flusher: L2Flusher, console: Console) -> list[d
     return rows
 
 
-def baselines(device: torch.device, flusher: L2Flusher, console: Console) -> list[dict[str, Any]]:
+def baselines(device: torch.device, flusher: L2Flusher, bracket: float, console: Console) -> list[dict[str, Any]]:
     rows = []
     for name in EXAMPLES:
         problem = Problem(read_spec(str(ROOT / "examples" / name / "spec.py")))
@@ -105,7 +108,7 @@ def baselines(device: torch.device, flusher: L2Flusher, console: Console) -> lis
         inputs = problem.inputs("default", 0, device)
         for label, fn in (("eager", model), ("torch.compile", torch.compile(model))):
             with torch.no_grad():
-                ours, launch = harness_ms(fn, [inputs], device, flusher, cover=True)
+                ours, launch = harness_ms(fn, [inputs], device, flusher, cover=True, bracket_ms=bracket)
                 try:
                     reference: float | None = graph_time_ms(fn, inputs, device=device, flusher=flusher)
                 except Exception as exc:  # a compiled module that cannot be captured in a graph
@@ -129,8 +132,10 @@ def main() -> None:
     console = Console()
     device = torch.device("cuda")
     flusher = L2Flusher(device)
-    rungs = ladder(device, flusher, console)
-    examples = baselines(device, flusher, console)
+    bracket = bracket_overhead_ms(device)
+    console.print(f"event bracket overhead: {bracket * 1e3:.2f} us")
+    rungs = ladder(device, flusher, bracket, console)
+    examples = baselines(device, flusher, bracket, console)
     table = Table(title=f"timing ladder on {torch.cuda.get_device_name(device)}")
     for column in ("elements", "reference ms", "kernelevo ms", "error us", "no cover ms", "error us ",
                    "host launch us", "agrees"):
@@ -144,7 +149,8 @@ def main() -> None:
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "device": torch.cuda.get_device_name(device), "torch": torch.__version__, "triton": triton.__version__,
         "target": "kernelevo within max(3%, 1 us) of CUDA-graph replay on every rung",
-        "all_rungs_agree": all(r["agrees"] for r in rungs), "ladder": rungs, "examples": examples,
+        "bracket_overhead_ms": bracket, "all_rungs_agree": all(r["agrees"] for r in rungs), "ladder": rungs,
+        "examples": examples,
     }
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n")

@@ -53,7 +53,6 @@ class CandidateRunner:
     """Sandbox handler for one candidate: Load, then Calls per variant, Metadata, Time."""
 
     def __init__(self, setup: ChildSetup, conn: Connection) -> None:
-        import torch._dynamo
         import triton  # noqa: F401  (imported now, so a candidate's import is cheap)
 
         # CPU tensors travel through named shared memory: the default (passing file
@@ -63,7 +62,6 @@ class CandidateRunner:
         self.device = pick_device(setup.device)
         self.gpu = self.device.type == "cuda"
         self.flusher: L2Flusher | None = None
-        self.memory_limit = setup.memory_limit_bytes
         self.warm = False
         self.problem = Problem(setup.spec)
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
@@ -84,8 +82,8 @@ class CandidateRunner:
     def handle(self, request: Any) -> Any:
         self._release()
         if isinstance(request, Warm):
-            return self._warm()
-        self._warm()  # a judge that sent no Warm gets a context anyway
+            return self._warm(request.memory_limit_bytes)
+        self._warm(None)  # a judge that sent no Warm gets a context anyway
         if isinstance(request, Load):
             return self._load(request)
         if isinstance(request, Call):
@@ -96,13 +94,13 @@ class CandidateRunner:
             return self._metadata()
         raise TypeError(f"unknown request {type(request).__name__}")
 
-    def _warm(self) -> str:
+    def _warm(self, memory_limit_bytes: int | None) -> str:
         if self.gpu and not self.warm:
             torch.cuda.set_device(self.device)
             torch.cuda.init()
-            if self.memory_limit is not None:  # the judge's plan: the rest of the GPU is the judge's
+            if memory_limit_bytes is not None:  # the judge's plan: the rest of the GPU is the judge's
                 total = torch.cuda.get_device_properties(self.device).total_memory
-                torch.cuda.set_per_process_memory_fraction(min(1.0, self.memory_limit / total), self.device)
+                torch.cuda.set_per_process_memory_fraction(min(1.0, memory_limit_bytes / total), self.device)
             self.flusher = L2Flusher(self.device)
             torch.cuda.synchronize()
             import triton

@@ -11,7 +11,7 @@ holds the GPU for one, the others' kernels are compiled on the CPU
 which its GPU child then reads. The precompilers start with the judge, not after it.
 
 The eager and ``torch.compile`` baselines are read from the disk cache
-(:mod:`kernelevo.evaluation.baseline_cache`) when an earlier judge measured them on the
+(:mod:`kernelevo.evaluation.spec_cache`) when an earlier judge measured them on the
 same GPU and software; otherwise the judge measures them as it starts, before any
 candidate's child holds GPU memory, and the evaluator caches them.
 """
@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kernelevo.evaluation.baseline_cache import baseline_key, load_baselines, store_baselines
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
@@ -39,6 +38,14 @@ from kernelevo.evaluation.protocol import (
     JudgeSetup,
 )
 from kernelevo.evaluation.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
+from kernelevo.evaluation.spec_cache import (
+    baseline_key,
+    flops_key,
+    load_baselines,
+    load_flops,
+    store_baselines,
+    store_flops,
+)
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
@@ -114,7 +121,10 @@ class Evaluator:
             # across runs (a fresh cache cost every `kernelevo eval` a host compile); each
             # candidate's kernels still go to a cache of its own.
             runtime_cache = str(cache_dir() / "triton-runtime") if self.gpu else None
-            box = Sandbox("kernelevo.evaluation.judge:Judge", JudgeSetup(self.spec, self.options, runtime_cache),
+            flops = flops_key(self.spec, self.spec.timing_variant(gpu=self.gpu))
+            known_flops = load_flops(flops)
+            box = Sandbox("kernelevo.evaluation.judge_process:JudgeProcess",
+                          JudgeSetup(self.spec, self.options, self.gpu, runtime_cache, known_flops),
                           env=sandbox_env(gpu=self.gpu), name="judge")
             box.start()
             if self.precompiling and self._precompilers is None:
@@ -122,6 +132,8 @@ class Evaluator:
             try:
                 box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference
                 self.info = box.call(Describe(), {"*": 60})
+                if known_flops is None:
+                    store_flops(flops, self.info.flops)
                 baselines_s = self._set_baselines(box, self.info)
             except SandboxFailure as exc:
                 box.kill()

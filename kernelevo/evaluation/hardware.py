@@ -92,63 +92,37 @@ def _driver_version() -> str | None:
     return out.strip().splitlines()[0] if out.strip() else None
 
 
-def measure_copy_bandwidth(device: torch.device, *, nbytes: int = 1 << 30, copies: int = 8) -> float:
+def measure_copy_bandwidth(device: torch.device, *, nbytes: int = 1 << 30, copies: int = 8, reps: int = 5) -> float:
     """Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written.
 
-    ``copies`` back-to-back copies of ``nbytes`` are captured in a CUDA graph and the replays
-    timed with events: no launch gap between copies, and none before the first (an event pair
-    around one launched copy counted the host's launch too, and read 2,878 GB/s on an H100
-    that copies at 3,005).
+    ``copies`` back-to-back copies of ``nbytes`` between one pair of events, queued while
+    the GPU sleeps (so no launch gap is timed), median of ``reps``. (An event pair around
+    one launched copy read 2,878 GB/s on an H100 that copies at 3,005; the same copies
+    replayed from a CUDA graph read 2,434, as a graph's memcpy nodes can go to the copy
+    engines instead of the SMs.)
     """
+    from kernelevo.evaluation.timing import cover_cycles
+
     free, _ = torch.cuda.mem_get_info(device)
     nbytes = min(nbytes, free // 8)
     src = torch.randn(nbytes // 4, device=device)
     dst = torch.empty_like(src)
-    try:
-        per_copy_ms = _graph_copy_ms(src, dst, copies)
-    except RuntimeError:  # no graph capture here: one copy at a time, launched after the GPU is busy
-        per_copy_ms = _event_copy_ms(src, dst)
-    del src, dst
-    torch.cuda.empty_cache()
-    return 2 * nbytes / (per_copy_ms * 1e-3) / 1e9
-
-
-def _graph_copy_ms(src: torch.Tensor, dst: torch.Tensor, copies: int, replays: int = 5) -> float:
-    side = torch.cuda.Stream(src.device)
-    side.wait_stream(torch.cuda.current_stream(src.device))
-    with torch.cuda.stream(side):  # warm up on a side stream, as graph capture asks
-        dst.copy_(src)
-    torch.cuda.current_stream(src.device).wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(copies):
-            dst.copy_(src)
-    graph.replay()
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda.synchronize(src.device)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize(src.device)
-        times.append(start.elapsed_time(end) / copies)
-    del graph
-    return sorted(times)[len(times) // 2]
-
-
-def _event_copy_ms(src: torch.Tensor, dst: torch.Tensor, reps: int = 10) -> float:
+    dst.copy_(src)
+    sleep = cover_cycles(1.0)
     times = []
     for _ in range(reps):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda.synchronize(src.device)
-        torch.cuda._sleep(1_000_000)  # the GPU is busy while the host queues the copy
+        torch.cuda.synchronize(device)
+        torch.cuda._sleep(sleep)
         start.record()
-        dst.copy_(src)
+        for _ in range(copies):
+            dst.copy_(src)
         end.record()
-        torch.cuda.synchronize(src.device)
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+        torch.cuda.synchronize(device)
+        times.append(start.elapsed_time(end) / copies)
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * nbytes / (sorted(times)[reps // 2] * 1e-3) / 1e9
 
 
 def ceilings(device: torch.device, hardware: str) -> Ceilings:

@@ -11,27 +11,26 @@ reported times against the wall time it observed.
 
 On a GPU the judge plans the memory first (:mod:`kernelevo.evaluation.memory`): each
 variant is sized on the meta device before it is allocated, each reference run's peak is
-measured, and the candidate's child is given the rest of the GPU as its limit.
+measured, and the candidate's child is given the rest of the GPU as its limit. Its
+process starts the children before it builds the judge
+(:mod:`kernelevo.evaluation.judge_process`).
 """
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
-from multiprocessing.connection import Connection
 from typing import Any
 
 import torch
 
-from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
+from kernelevo.evaluation.judge_process import Children
 from kernelevo.evaluation.memory import MemoryPlan, plan_memory
 from kernelevo.evaluation.precompile import GpuTarget
 from kernelevo.evaluation.protocol import (
     BaselinesReply,
     BaselinesRequest,
-    ChildSetup,
     Describe,
     EvaluateRequest,
     JudgeInfo,
@@ -39,11 +38,10 @@ from kernelevo.evaluation.protocol import (
     Warm,
 )
 from kernelevo.evaluation.result import EvalResult, Timing
-from kernelevo.evaluation.timing import L2Flusher, per_call_overhead_ms, time_callable
-from kernelevo.sandbox import Limits
+from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
-from kernelevo.utils.devices import pick_device, sandbox_env
+from kernelevo.utils.devices import pick_device
 
 
 def fresh_seed() -> int:
@@ -52,20 +50,17 @@ def fresh_seed() -> int:
 
 
 class Judge:
-    """Sandbox handler: set up once per spec and device, then evaluates candidates."""
+    """Set up once per spec and device (in :class:`~kernelevo.evaluation.judge_process.JudgeProcess`),
+    then evaluates candidates."""
 
-    def __init__(self, setup: JudgeSetup, conn: Connection) -> None:
-        # Children get the environment this judge started with. What runs here later may change
-        # it: the spec's module, and torch.compile's baseline, after which inductor points
-        # TRITON_PTXAS_PATH at torch's ptxas (Triton 3.6 keys its cache on the ptxas version, so
-        # kernels compiled ahead with Triton's own ptxas would miss).
-        self.start_env = dict(os.environ)
+    def __init__(self, setup: JudgeSetup, children: Children) -> None:
         self.costs: dict[str, float] = {}
         step = time.perf_counter()
         self.spec = setup.spec
         self.device = pick_device(setup.options.device)
         self.gpu = self.device.type == "cuda"
         self.options = setup.options if self.gpu else setup.options.interpreter()
+        self.pool, self.aot_pool = children.candidates, children.aot
         device_bytes = self._init_device()
         self.problem = Problem(self.spec)
         self.variants = self.spec.correctness_variants(gpu=self.gpu)
@@ -74,15 +69,20 @@ class Judge:
         step = self._cost("device_and_spec", step)
         cpu_limit = int(self.options.cpu_memory_limit_gb * 2**30)
         # runs every reference once: a broken spec, or one too big for this device, fails here
+        count = setup.flops is None  # counting them imports Dynamo: seconds, so the evaluator caches them
         self.info: dict[str, VariantInfo] = {
-            v: describe_variant(self.problem, v, self.device, cpu_limit_bytes=cpu_limit) for v in self.variants}
+            v: describe_variant(self.problem, v, self.device, cpu_limit_bytes=cpu_limit,
+                                count_flops=count and v == self.timed_variant) for v in self.variants}
+        if setup.flops is not None:
+            self.info[self.timed_variant].flops = setup.flops
         step = self._cost("references", step)
         self.models = {v: self.problem.model(v, self.model_seed, self.device) for v in self.variants}
         self.environment = environment(self.device)
         self.ceilings: Ceilings = ceilings(self.device, self.environment.hardware)
         self.flusher = L2Flusher(self.device) if self.gpu else None
         self.overhead_ms = per_call_overhead_ms(self.device, self.flusher)
-        step = self._cost("environment_and_bandwidth", step)
+        self.bracket_ms = bracket_overhead_ms(self.device) if self.gpu else 0.0
+        step = self._cost("environment_and_timers", step)
         self.memory: MemoryPlan | None = None
         if self.gpu:
             torch.cuda.empty_cache()
@@ -90,11 +90,11 @@ class Judge:
                                       judge_resident_bytes=torch.cuda.memory_reserved(self.device),
                                       variants=self.info, timed=self.timed_variant,
                                       wanted_sets=self.options.timing_input_sets)
+            self.pool.warm_request = Warm(self.memory.child_limit_bytes)
         sets = self.memory.timing_sets if self.memory else self.options.timing_input_sets
         self.timing_seeds = [fresh_seed() for _ in range(sets)]
         self._baselines: dict[str, Timing | str] = {}
-        self._start_children(setup)
-        self._cost("children_started", step)
+        self._cost("memory_plan", step)
 
     def _init_device(self) -> int:
         """Create this judge's CUDA context; the GPU memory the evaluation may use (bytes, 0 on a CPU)."""
@@ -109,31 +109,6 @@ class Judge:
         now = time.perf_counter()
         self.costs[name] = now - since
         return now
-
-    def _start_children(self, setup: JudgeSetup) -> None:
-        limits = Limits(address_space_bytes=None if self.gpu else int(self.options.cpu_memory_limit_gb * 2**30))
-        child_setup = ChildSetup(self.spec, str(self.device),
-                                 self.memory.child_limit_bytes if self.memory else None,
-                                 list(self.options.allowed_torch_ops))
-        spare = self.options.spares(gpu=self.gpu)
-        child_env = sandbox_env(gpu=self.gpu)
-        if setup.runtime_cache:
-            child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
-        self.pool = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner", child_setup,
-                              env={**self.start_env, **child_env}, inherit_env=False, spare=spare, limits=limits,
-                              warm_request=Warm() if self.gpu else None,
-                              start_timeout_s=self.options.start_timeout_s)
-        # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
-        self.aot_pool = None
-        if not self.gpu and self.options.aot_metadata:
-            self.aot_pool = ChildPool("kernelevo.evaluation.aot:AotCompiler", None,
-                                      env={**self.start_env, **sandbox_env(gpu=True)}, inherit_env=False,
-                                      spare=spare, limits=limits, start_timeout_s=self.options.start_timeout_s,
-                                      name="aot")
-        if spare:
-            self.pool.fill()
-            if self.aot_pool:
-                self.aot_pool.fill()
 
     def handle(self, request: Any) -> EvalResult | JudgeInfo | BaselinesReply:
         from kernelevo.evaluation.stages import judge_candidate
@@ -152,7 +127,8 @@ class Judge:
             major, minor = torch.cuda.get_device_capability(self.device)
             target = GpuTarget("cuda", major * 10 + minor, 32)
         return JudgeInfo(environment=self.environment, target=target, timed_variant=self.timed_variant,
-                         timing_sets=len(self.timing_seeds), memory=self.memory, start_costs=dict(self.costs))
+                         flops=self.info[self.timed_variant].flops, timing_sets=len(self.timing_seeds),
+                         memory=self.memory, start_costs=dict(self.costs))
 
     # -- reference side ------------------------------------------------------------------------
     def inputs(self, variant: str, seed: int) -> list[Any]:
@@ -212,12 +188,7 @@ class Judge:
                                     warmup_ms=opts.warmup_ms, min_reps=opts.min_reps,
                                     min_measure_ms=opts.min_measure_ms, max_reps=opts.max_reps,
                                     budget_ms=opts.timing_budget_ms, target_rel_iqr=opts.target_rel_iqr,
-                                    interpreted=False)
+                                    interpreted=False, bracket_ms=self.bracket_ms)
         except Exception as exc:  # torch.compile may fail on a machine without a compiler
             return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
         return run.timing
-
-    def close(self) -> None:
-        self.pool.close()
-        if self.aot_pool:
-            self.aot_pool.close()

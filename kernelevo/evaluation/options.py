@@ -44,7 +44,7 @@ class EvalOptions(BaseModel):
     floor_check: bool = True
     floor_margin: float = Field(default=0.8, gt=0, le=1)  # reject a median below margin x floor
     remeasure_above: float = 10.0  # speedup over torch.compile that is timed again before believed
-    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (see baseline_cache.py)
+    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (see spec_cache.py)
     rebaseline: bool = False  # measure the baselines again (and replace the cached ones)
     # resources
     # GPU memory one evaluation (judge and candidate child together) may use; None: what is free when

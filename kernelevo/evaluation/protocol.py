@@ -22,9 +22,11 @@ from kernelevo.spec.spec import Spec
 class JudgeSetup:
     spec: Spec
     options: EvalOptions
+    gpu: bool  # the evaluator's answer: the judge's children start before the judge imports torch
     # Triton's cache for what candidate children build before any candidate code runs
     # (Triton's C helpers); each candidate's kernels go to a cache of its own (EvaluateRequest)
     runtime_cache: str | None = None
+    flops: int | None = None  # the timed variant's FLOPs, from the evaluator's cache (None: the judge counts them)
 
 
 @dataclass
@@ -45,6 +47,7 @@ class JudgeInfo:
     environment: Environment
     target: GpuTarget | None  # what Triton compiles for on its GPU (None without one)
     timed_variant: str
+    flops: int  # of the timed variant
     timing_sets: int
     memory: MemoryPlan | None
     start_costs: dict[str, float]  # seconds per start-up step
@@ -75,13 +78,14 @@ class LaunchSignature:
 class ChildSetup:
     spec: Spec
     device: str
-    memory_limit_bytes: int | None  # GPU: the child's allocator limit (the judge's memory plan)
     allowed_ops: list[str]
 
 
 @dataclass
 class Warm:
     """Create the CUDA context and the L2 flush buffer (sent once the previous candidate is timed)."""
+
+    memory_limit_bytes: int | None = None  # the child's allocator limit (the judge's memory plan)
 
 
 @dataclass

@@ -80,6 +80,7 @@ class Timing(BaseModel):
     # GPU: the host's median time to launch one call (Python, wrapper, launches). It is kept out of
     # median_ms: the GPU is kept busy while the host launches, so the events time only the GPU's work.
     host_launch_ms: float | None = None
+    bracket_ms: float = 0.0  # GPU: the event bracket's own time, measured by the judge and taken off each sample
 
     @property
     def relative_iqr(self) -> float:

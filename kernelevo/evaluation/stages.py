@@ -274,7 +274,7 @@ class _Stages:
         # The summary is the judge's own, from the raw samples: the child's could be doctored.
         t = reply.timing
         return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
-                         input_sets=t.input_sets, host_launch_ms=t.host_launch_ms)
+                         input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms)
 
     def _cross_check(self, reply: TimeReply, seen_s: float) -> None:
         """The child's times must account for the wall time the judge saw its loop take.

@@ -79,8 +79,8 @@ def _itemsize(dtype: str) -> int:
 
 
 def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_limit_bytes: int = CPU_CHILD_LIMIT,
-                     seed: int = 0) -> VariantInfo:
-    """Run ``name``'s reference twice on the same inputs and describe it.
+                     count_flops: bool = True, seed: int = 0) -> VariantInfo:
+    """Run ``name``'s reference twice on the same inputs and describe it (``flops`` 0 unless ``count_flops``).
 
     First its size is checked against ``device`` without allocating it
     (:func:`kernelevo.spec.sizes.ensure_fits`); a reference that still runs out of memory is
@@ -93,7 +93,7 @@ def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_l
     free = torch.cuda.mem_get_info(device)[0] if gpu else None
     ensure_fits(live, device, cpu_limit_bytes=cpu_limit_bytes, gpu_free_bytes=free, size_names=size_globals(problem))
     try:
-        return _run_reference(problem, name, device, seed)
+        return _run_reference(problem, name, device, seed, count_flops)
     except (SpecError, torch.OutOfMemoryError, MemoryError) as exc:
         text = str(exc)
         if not isinstance(exc, torch.OutOfMemoryError | MemoryError) and "out of memory" not in text.lower():
@@ -106,21 +106,24 @@ def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_l
             torch.cuda.empty_cache()
 
 
-def _run_reference(problem: Problem, name: str, device: torch.device, seed: int) -> VariantInfo:
+def _run_reference(problem: Problem, name: str, device: torch.device, seed: int, count_flops: bool) -> VariantInfo:
+    import contextlib
+
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
     from kernelevo.utils.tensors import equal, max_abs_difference
 
     gpu = device.type == "cuda"
+    before = 0
     if gpu:
         torch.cuda.synchronize(device)
         before = torch.cuda.memory_allocated(device)
         torch.cuda.reset_peak_memory_stats(device)
     model = problem.model(name, seed, device)
     inputs = problem.inputs(name, seed, device)
-    counter = FlopCounterMode(display=False)
-    with counter:
+    counter = FlopCounterMode(display=False) if count_flops else None
+    with counter if counter is not None else contextlib.nullcontext():
         first = problem.forward(model, name, inputs)
     peak = torch.cuda.max_memory_allocated(device) - before if gpu else None
     second = problem.forward(model, name, inputs)
@@ -137,7 +140,7 @@ def _run_reference(problem: Problem, name: str, device: torch.device, seed: int)
         inputs=[_info(x) for x in inputs if isinstance(x, torch.Tensor)],
         outputs=[_info(y) for y in first],
         param_bytes=params,
-        flops=int(counter.get_total_flops()),
+        flops=int(counter.get_total_flops()) if counter is not None else 0,
         reference_peak_bytes=peak,
     )
 

@@ -13,10 +13,36 @@ if TYPE_CHECKING:
 
 @functools.cache
 def cuda_present() -> bool:
-    """True when torch sees a CUDA GPU (asked once; does not create a CUDA context here)."""
-    import torch
+    """True when this process can use an NVIDIA GPU through torch; decided without importing torch.
 
-    return bool(torch.cuda.is_available())
+    Importing torch takes 4 to 7 s on a GPU host (its CUDA libraries load), and the process
+    that asks (the command line, the search loop, a Ray actor) never runs a kernel: its
+    judge does. So: NVIDIA device files, ``CUDA_VISIBLE_DEVICES`` not hiding them all, and
+    a torch built for CUDA (read from torch's ``version.py``, not imported).
+    """
+    if not glob.glob("/dev/nvidia[0-9]*"):
+        return False
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and visible.strip() in ("", "-1"):
+        return False
+    return _torch_cuda_version() is not None
+
+
+def _torch_cuda_version() -> str | None:
+    """The CUDA version torch was built for (``torch/version.py``), without importing torch."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    found = importlib.util.find_spec("torch")
+    if found is None or not found.submodule_search_locations:
+        return None
+    try:
+        text = (Path(next(iter(found.submodule_search_locations))) / "version.py").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^cuda\b[^=]*=\s*['\"]([^'\"]+)['\"]", text, flags=re.M)
+    return match.group(1) if match else None
 
 
 @functools.cache

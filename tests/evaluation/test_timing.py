@@ -74,7 +74,9 @@ def test_warms_up_and_measures_for_a_minimum_time() -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("elements", [1 << 21, 1 << 27])  # about 5 us and 0.3 ms of copying on an H100
 def test_gpu_times_leave_the_host_launch_out(elements: int) -> None:
-    """Against CUDA-graph replay (no launch cost at all): within max(5%, 2 us), though the wrapper launches slowly."""
+    """Against CUDA-graph replay (no launch cost at all): within max(5%, 1.5 us), though the wrapper launches
+    slowly. (The benchmark holds the harness to max(3%, 1 us) on a ladder of sizes.)"""
+    from kernelevo.evaluation.timing import bracket_overhead_ms
     from kernelevo.evaluation.timing_reference import graph_time_ms
 
     device = torch.device("cuda")
@@ -84,8 +86,11 @@ def test_gpu_times_leave_the_host_launch_out(elements: int) -> None:
         time.sleep(50e-6)  # a Python wrapper that takes 50 us to launch its kernel
         return t * 2.0
 
-    run = time_callable(slow_wrapper, [(x,)], device=device, warmup=5, min_reps=50, max_reps=200, budget_ms=2000)
+    bracket = bracket_overhead_ms(device)
+    assert 0 <= bracket < 0.01
+    run = time_callable(slow_wrapper, [(x,)], device=device, warmup=5, min_reps=50, max_reps=200, budget_ms=2000,
+                        bracket_ms=bracket)
     reference = graph_time_ms(slow_wrapper, [x], device=device)
-    assert abs(run.timing.median_ms - reference) <= max(0.05 * reference, 0.002), (run.timing, reference)
+    assert abs(run.timing.median_ms - reference) <= max(0.05 * reference, 0.0015), (run.timing, reference)
     assert run.timing.host_launch_ms is not None and run.timing.host_launch_ms >= 0.05
     assert len(run.covers_ms) == run.timing.repetitions and all(c >= 0.05 for c in run.covers_ms)

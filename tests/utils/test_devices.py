@@ -46,3 +46,29 @@ def test_compile_ahead_is_sized_from_the_cores_per_gpu(monkeypatch: pytest.Monke
     assert options.ahead() <= options.most_ahead()  # a Ray actor never takes more than its concurrency allows
     chosen = EvalOptions(device="cuda", spare_children=0, precompile_ahead=1, precompile_threads=6)
     assert (chosen.spares(gpu=True), chosen.ahead(), chosen.compile_threads(), chosen.most_ahead()) == (0, 1, 6, 1)
+
+
+def test_cuda_present_is_decided_without_importing_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Device files, CUDA_VISIBLE_DEVICES and torch's build, as torch itself would see them."""
+    devices.cuda_present.cache_clear()
+    monkeypatch.setattr(devices.glob, "glob", lambda pattern: ["/dev/nvidia0"])
+    monkeypatch.setattr(devices, "_torch_cuda_version", lambda: "13.0")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    try:
+        assert devices.cuda_present()
+        for hidden in ("", "-1"):
+            devices.cuda_present.cache_clear()
+            monkeypatch.setenv("CUDA_VISIBLE_DEVICES", hidden)
+            assert not devices.cuda_present()
+        devices.cuda_present.cache_clear()
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+        monkeypatch.setattr(devices, "_torch_cuda_version", lambda: None)  # a CPU build of torch
+        assert not devices.cuda_present()
+    finally:
+        devices.cuda_present.cache_clear()
+
+
+def test_the_installed_torch_reports_its_build() -> None:
+    import torch
+
+    assert devices._torch_cuda_version() == torch.version.cuda

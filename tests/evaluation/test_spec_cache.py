@@ -1,12 +1,19 @@
-"""Baselines cached on disk: found again under the same key, never under another, never from a bad file."""
+"""Baselines and FLOPs cached on disk: found again under the same key, never under another, never from a bad file."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from kernelevo.evaluation import EvalOptions, Timing
-from kernelevo.evaluation.baseline_cache import baseline_key, load_baselines, store_baselines
 from kernelevo.evaluation.result import Environment
+from kernelevo.evaluation.spec_cache import (
+    baseline_key,
+    flops_key,
+    load_baselines,
+    load_flops,
+    store_baselines,
+    store_flops,
+)
 from kernelevo.spec import read_spec
 
 ENV = Environment(device="cuda:0", device_name="NVIDIA H100 80GB HBM3", hardware="h100", compute_capability="9.0",
@@ -42,5 +49,17 @@ def test_a_broken_or_foreign_file_is_a_miss(examples_dir: Path, tmp_path: Path) 
     (entry,) = (tmp_path / "baselines").glob("*.json")
     entry.write_text(entry.read_text()[:40])
     assert load_baselines(k, root=tmp_path) is None
-    entry.write_text('{"key": {"spec_sha256": "another"}, "baselines": {}}')
+    entry.write_text('{"key": {"spec_sha256": "another"}, "value": {}}')
     assert load_baselines(k, root=tmp_path) is None
+
+
+def test_flops_are_kept_per_spec_variant_and_torch(examples_dir: Path, tmp_path: Path) -> None:
+    gelu = read_spec(str(examples_dir / "gelu" / "spec.py"))
+    softmax = read_spec(str(examples_dir / "softmax" / "spec.py"))
+    store_flops(flops_key(gelu, "default"), 1_073_741_824, root=tmp_path)
+    assert load_flops(flops_key(gelu, "default"), root=tmp_path) == 1_073_741_824
+    assert load_flops(flops_key(gelu, "small"), root=tmp_path) is None
+    assert load_flops(flops_key(softmax, "default"), root=tmp_path) is None
+    import torch
+
+    assert torch.__version__.startswith(flops_key(gelu, "default")["torch"])  # read without importing torch
