@@ -30,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = [("gelu", "seed.py"), ("rmsnorm", "seed.py"), ("softmax", "seed_online.py")]
+EXAMPLES = [("gelu", "seed.py"), ("softmax", "seed_online.py")]
 
 
 def run_eval(example: str, seed: str, cache: str) -> dict[str, Any]:

@@ -336,7 +336,7 @@ def child_main(fd: int, parent_pid: int) -> None:
         except (EOFError, OSError):  # the parent closed the connection or died
             return
         if request is None:
-            return
+            _exit_now(handler)
         try:
             reply = handler.handle(request)
         except BaseException as exc:
@@ -347,4 +347,20 @@ def child_main(fd: int, parent_pid: int) -> None:
             return
         except Exception as exc:  # a reply that cannot be pickled: say so instead of dying
             conn.send(HandlerError(type(exc).__name__, f"the reply could not be sent: {exc}", ""))
+
+
+def _exit_now(handler: Any) -> None:
+    """Leave at once when asked to close: the handler's ``close()``, then no interpreter teardown.
+
+    A judge that ran ``torch.compile`` took 4 to 5 s to exit normally (inductor shuts its
+    compile workers down at exit); whatever it started in its own process group is killed
+    with the group by the parent (:meth:`Sandbox.kill`).
+    """
+    closer = getattr(handler, "close", None)
+    if callable(closer):
+        with contextlib.suppress(Exception):
+            closer()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 

@@ -20,15 +20,15 @@ class ChildPool:
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
                  warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True,
-                 name: str = "candidate") -> None:
+                 name: str = "candidate", scratch_root: str | None = None) -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
-        self.inherit_env, self.name = inherit_env, name
+        self.inherit_env, self.name, self.scratch_root = inherit_env, name, scratch_root
         self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
         self.ready: list[Sandbox] = []
 
     def _start_one(self) -> None:
         box = Sandbox(self.handler, self.arg, env=self.env, limits=self.limits, name=self.name,
-                      inherit_env=self.inherit_env)
+                      inherit_env=self.inherit_env, scratch_root=self.scratch_root)
         box.start()
         self.ready.append(box)
 

@@ -21,7 +21,7 @@ from kernelevo.utils.devices import sandbox_env
 class Children:
     """The judge's pools of sandboxes: candidate children, and (CPU) ahead-of-time compilers."""
 
-    def __init__(self, setup: JudgeSetup, start_env: dict[str, str]) -> None:
+    def __init__(self, setup: JudgeSetup, start_env: dict[str, str], scratch_root: str) -> None:
         options, gpu = setup.options, setup.gpu
         device = options.device if options.device != "auto" else ("cuda" if gpu else "cpu")
         limits = Limits(address_space_bytes=None if gpu else int(options.cpu_memory_limit_gb * 2**30))
@@ -33,13 +33,15 @@ class Children:
         self.candidates = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner",
                                     ChildSetup(setup.spec, device, list(options.allowed_torch_ops)),
                                     env=child_env, inherit_env=False, spare=spare, limits=limits,
-                                    warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s)
+                                    warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s,
+                                    scratch_root=scratch_root)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
         self.aot: ChildPool | None = None
         if not gpu and options.aot_metadata:
             self.aot = ChildPool("kernelevo.evaluation.aot:AotCompiler", None,
                                  env={**start_env, **sandbox_env(gpu=True)}, inherit_env=False, spare=spare,
-                                 limits=limits, start_timeout_s=options.start_timeout_s, name="aot")
+                                 limits=limits, start_timeout_s=options.start_timeout_s, name="aot",
+                                 scratch_root=scratch_root)
         if spare:
             self.candidates.fill()
             if self.aot:
@@ -61,14 +63,20 @@ class JudgeProcess:
         # change it: the spec's module, and torch.compile's baseline, after which inductor points
         # TRITON_PTXAS_PATH at torch's ptxas (Triton 3.6 keys its cache on the ptxas version, so
         # kernels compiled ahead with Triton's own ptxas would miss).
-        children = Children(setup, dict(os.environ))
+        # The children's scratch folders go inside this process's own (its working directory), which
+        # the evaluator removes whatever becomes of this process.
+        self.children = Children(setup, dict(os.environ), os.getcwd())
         try:
             from kernelevo.evaluation.judge import Judge
 
-            self.judge = Judge(setup, children)
+            self.judge = Judge(setup, self.children)
         except BaseException:
-            children.close()
+            self.children.close()
             raise
 
     def handle(self, request: Any) -> Any:
         return self.judge.handle(request)
+
+    def close(self) -> None:
+        """Kill the children (their scratch folders go with them) before the process leaves."""
+        self.children.close()

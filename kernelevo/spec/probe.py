@@ -88,9 +88,10 @@ def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_l
     """
     import torch
 
-    live = live_data(problem, name)
     gpu = device.type == "cuda"
     free = torch.cuda.mem_get_info(device)[0] if gpu else None
+    # the outputs' size matters only for inputs within reach of the memory at hand
+    live = live_data(problem, name, outputs_above=(free if free is not None else cpu_limit_bytes) // 16)
     ensure_fits(live, device, cpu_limit_bytes=cpu_limit_bytes, gpu_free_bytes=free, size_names=size_globals(problem))
     try:
         return _run_reference(problem, name, device, seed, count_flops)

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 GIB = 1 << 30
 CPU_CHILD_LIMIT = 12 * GIB  # address space of a CPU child, unless the evaluation's options say otherwise
-OUTPUTS_ABOVE = 256 << 20  # inputs from which the reference runs on the meta device for its outputs' size
 # What a CPU child maps besides the data: Python, torch, triton (address space, not resident memory)
 CPU_CHILD_BASE_BYTES = 4 * GIB
 
@@ -54,12 +53,13 @@ def gib(nbytes: float) -> str:
     return f"{nbytes / GIB:.2f} GiB"
 
 
-def live_data(problem: Problem, variant: str, *, outputs_above: int = OUTPUTS_ABOVE) -> LiveData:
+def live_data(problem: Problem, variant: str, *, outputs_above: int) -> LiveData:
     """The variant's live data, from its inputs, model and reference run on the meta device.
 
     The reference runs on the meta device only when the inputs hold ``outputs_above``
-    bytes or more: its first run there costs a second or more (PyTorch loads its meta
-    kernels), and a smaller variant fits anywhere. Raises :class:`SpecError` only for what
+    bytes or more: its first run there costs 1 to 5 s (PyTorch loads its meta kernels and
+    decompositions), and a variant far smaller than the memory at hand fits whatever its
+    outputs are. Raises :class:`SpecError` only for what
     would fail on any device (a broken ``get_inputs``); a reference whose ops have no meta
     implementation leaves the outputs' size unknown too.
     """

@@ -19,16 +19,19 @@ HUGE = Path(__file__).parent / "specs" / "log_softmax_kernelbench.py"
 
 def test_live_data_from_the_meta_device(examples_dir: Path) -> None:
     problem = Problem(read_spec(str(examples_dir / "rmsnorm" / "spec.py")))
-    live = live_data(problem, "default")
+    live = live_data(problem, "default", outputs_above=0)
     elements = 16 * 128 * 256 * 256
     assert live.input_bytes == live.output_bytes == 4 * elements
     assert live.param_bytes == 4 * 128  # the weight
     assert live.total_bytes == 8 * elements + 512
+    quick = live_data(problem, "default", outputs_above=live.input_bytes + 1)  # far from any limit: not run
+    assert quick.output_bytes is None and quick.input_bytes == live.input_bytes
+    assert quick.total_bytes >= 2 * live.input_bytes  # unknown outputs count as large as the inputs
 
 
 def test_a_kernelbench_sized_spec_is_sized_without_allocating_it() -> None:
     problem = Problem(read_spec(str(HUGE)))
-    live = live_data(problem, "default")  # 6 GiB if it were allocated: on the meta device, nothing is
+    live = live_data(problem, "default", outputs_above=0)  # 6 GiB if it were allocated: on the meta device, nothing is
     assert live.input_bytes == live.output_bytes == 4096 * 393216 * 4 == 6 * GIB
     assert size_globals(problem) == "batch_size=4096, dim=393216"
     with pytest.raises(SpecError) as info:
@@ -40,7 +43,7 @@ def test_a_kernelbench_sized_spec_is_sized_without_allocating_it() -> None:
 
 def test_on_a_gpu_two_copies_must_fit() -> None:
     problem = Problem(read_spec(str(HUGE)))
-    live = live_data(problem, "default")
+    live = live_data(problem, "default", outputs_above=0)
     ensure_fits(live, torch.device("cuda"), cpu_limit_bytes=0, gpu_free_bytes=30 * GIB)  # 24 GiB needed: fits
     with pytest.raises(SpecError, match=r"at least 24.00 GiB, but the GPU has 20.00 GiB free.*64.00 GiB"):
         ensure_fits(live, torch.device("cuda"), cpu_limit_bytes=0, gpu_free_bytes=20 * GIB)
