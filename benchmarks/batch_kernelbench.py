@@ -35,7 +35,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ray_cost import mutants  # noqa: E402
+from mutants import mutants  # noqa: E402
 
 from kernelevo.spec import read_spec  # noqa: E402
 

@@ -19,7 +19,6 @@ import asyncio
 import datetime as dt
 import json
 import logging
-import random
 import statistics
 import sys
 import time
@@ -29,26 +28,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from mutants import mutants  # noqa: E402
+
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.search.config import RunConfig  # noqa: E402
 from kernelevo.search.records import Candidate  # noqa: E402
 from kernelevo.search.run import make_pool  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
-from kernelevo.variation import template  # noqa: E402
-
-
-def mutants(source: str, count: int, seed: int) -> list[str]:
-    """``count`` distinct template mutants of ``source`` (and of each other), reproducibly."""
-    rng = random.Random(seed)
-    made, parents = [source], [source]
-    for _ in range(count * 100):  # a small parameter space may hold fewer
-        if len(made) == count:
-            break
-        child = template.mutate(rng.choice(parents), rng)
-        if child is not None and child[0] not in made:
-            made.append(child[0])
-            parents.append(child[0])
-    return made
 
 
 async def evaluate_all(spec: Spec, mode: str, gpus: int, sources: list[str], device: str) -> dict[str, Any]:
