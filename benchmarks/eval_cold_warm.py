@@ -7,6 +7,9 @@ wall time is the whole command; the split comes from the result's costs: process
 and imports, the judge's start (by step), baselines, waiting for a candidate child, and
 the candidate's compile, correctness and timing.
 
+Then the same command with ``--keep-warm``: the first starts the warm evaluator (a judge that
+outlives the command), the next ones judge on it.
+
 Targets (one GPU): a second eval at most 6 s; the first at most 15 s plus
 ``torch.compile``'s compile of the reference.
 
@@ -33,11 +36,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [("gelu", "seed.py"), ("softmax", "seed_online.py")]
 
 
-def run_eval(example: str, seed: str, cache: str) -> dict[str, Any]:
+def run_eval(example: str, seed: str, cache: str, *, keep_warm: bool = False) -> dict[str, Any]:
     env = {**os.environ, "KERNELEVO_CACHE_DIR": cache, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, "-m", "kernelevo.cli", "eval", str(ROOT / "examples" / example / "spec.py"),
-               str(ROOT / "examples" / example / seed), "--json"]
+               str(ROOT / "examples" / example / seed), "--json"] + (["--keep-warm", "1"] if keep_warm else [])
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     wall = time.perf_counter() - started
@@ -63,8 +66,12 @@ def main() -> None:
     rows = []
     for example, seed in EXAMPLES:
         with tempfile.TemporaryDirectory(prefix="kernelevo-cache-") as cache:
-            for run in range(1 + args.warm_runs):
-                row = {"run": "cold" if run == 0 else f"warm{run}", **run_eval(example, seed, cache)}
+            # cold, then warm (a new judge, cached baselines), then --keep-warm: the first of those starts
+            # the warm evaluator, the others judge on its started judge
+            runs = [("cold", False)] + [(f"warm{i + 1}", False) for i in range(args.warm_runs)]
+            runs += [(f"keep-warm{i + 1}", True) for i in range(1 + args.warm_runs)]
+            for name, keep_warm in runs:
+                row = {"run": name, **run_eval(example, seed, cache, keep_warm=keep_warm)}
                 rows.append(row)
                 console.print(f"{example} {row['run']}: {row['wall_s']:.2f} s"
                               + (f"  ERROR {row['error'][-300:]}" if "error" in row else ""))

@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--rebaseline", action="store_true",
                     help="time the eager and torch.compile baselines again instead of reading them from the cache")
     ev.add_argument("--no-static-checks", action="store_true", help="skip the static checks (for debugging)")
+    ev.add_argument("--keep-warm", type=float, default=None, metavar="MINUTES",
+                    help="judge on a warm evaluator that outlives this command (started if there is none) and "
+                         "exits after MINUTES without a request; it holds the judge's GPU memory meanwhile")
     kb = ev.add_argument_group("KernelBench layout")
     kb.add_argument("--kernelbench", action="store_true", help="pair problem files with generated kernels by level "
                     "and problem id, judge them all, write JSON lines and a summary; resumes")
@@ -131,7 +134,9 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
         spec = read_spec(args.spec)
     except SpecError as exc:
         return _fail(console, str(exc))
-    return eval_kernels(spec, kernels, options, console, as_json=args.json)
+    if args.keep_warm is not None and args.keep_warm <= 0:
+        return _fail(console, f"--keep-warm takes minutes above 0, not {args.keep_warm:g}")
+    return eval_kernels(spec, kernels, options, console, as_json=args.json, keep_warm_minutes=args.keep_warm)
 
 
 def _run_config(args: argparse.Namespace) -> RunConfig:

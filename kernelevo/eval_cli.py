@@ -1,6 +1,7 @@
 """``kernelevo eval``: one spec and its kernels in one warm judge, or a KernelBench directory of them.
 
     kernelevo eval SPEC K1.py [K2.py ...]              one table; exit 1 if any kernel is rejected
+    kernelevo eval SPEC K.py --keep-warm 10             the judge stays warm 10 minutes for the next command
     kernelevo eval --kernelbench PROBLEMS KERNELS       every generated kernel against its problem,
                                                         over every GPU (Ray), records in JSON lines
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -29,6 +29,7 @@ from kernelevo.evaluation.batch import (
     write_summary,
 )
 from kernelevo.evaluation.kernelbench import Item, pair
+from kernelevo.evaluation.warm import judge_all, judge_warm
 from kernelevo.report import print_result, results_table
 from kernelevo.spec import Spec, SpecError
 
@@ -47,20 +48,20 @@ def sized_for(options: EvalOptions, kernels: int) -> EvalOptions:
                                       "spare_children": min(options.spares(gpu=True), kernels)})
 
 
-def eval_kernels(spec: Spec, kernels: list[Path], options: EvalOptions, console: Console, *, as_json: bool) -> int:
-    """Judge ``kernels`` against ``spec`` in one warm judge; the exit status."""
-    evaluator = Evaluator(spec, sized_for(options, len(kernels)))
+def eval_kernels(spec: Spec, kernels: list[Path], options: EvalOptions, console: Console, *, as_json: bool,
+                 keep_warm_minutes: float | None = None) -> int:
+    """Judge ``kernels`` against ``spec`` in one warm judge (or the warm evaluator); the exit status."""
+    sources = [k.read_text() for k in kernels]
     try:
-        with console.status(f"starting the judge for {spec.name} ...", spinner="dots"):
-            evaluator.start()
-        with console.status(f"evaluating {len(kernels)} kernel(s) against {spec.name} ...", spinner="dots"), \
-                ThreadPoolExecutor(evaluator.slots) as threads:
-            results = list(threads.map(lambda k: evaluator.evaluate(k.read_text()), kernels))
+        if keep_warm_minutes:
+            with console.status(f"evaluating {len(kernels)} kernel(s) against {spec.name} on the warm evaluator ...",
+                                spinner="dots"):
+                results = judge_warm(spec, sources, sized_for(options, 1), idle_minutes=keep_warm_minutes)
+        else:
+            results = _judge_here(spec, sources, sized_for(options, len(kernels)), console)
     except SpecError as exc:
         Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         return EXIT_BAD_INPUT
-    finally:
-        evaluator.close()
     if as_json:
         if len(kernels) == 1:
             print(results[0].model_dump_json(indent=2))
@@ -75,6 +76,17 @@ def eval_kernels(spec: Spec, kernels: list[Path], options: EvalOptions, console:
     if any(r.error is not None and r.error.value == "spec_error" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.ok for r in results) else EXIT_REJECTED
+
+
+def _judge_here(spec: Spec, sources: list[str], options: EvalOptions, console: Console) -> list[EvalResult]:
+    evaluator = Evaluator(spec, options)
+    try:
+        with console.status(f"starting the judge for {spec.name} ...", spinner="dots"):
+            evaluator.start()
+        with console.status(f"evaluating {len(sources)} kernel(s) against {spec.name} ...", spinner="dots"):
+            return judge_all(evaluator, sources)
+    finally:
+        evaluator.close()
 
 
 def eval_kernelbench(problems_dir: Path, kernels_dir: Path, out: Path, options: EvalOptions, console: Console, *,

@@ -114,3 +114,27 @@ def test_bad_kernelbench_arguments(tmp_path: Path) -> None:
     assert empty.returncode == 2 and "no kernel named level_L_problem_P_sample_S_kernel.py" in empty.stderr
     a_dir_as_spec = kernelevo("eval", str(tmp_path), str(GELU / "seed.py"))
     assert a_dir_as_spec.returncode == 2 and "is a directory" in a_dir_as_spec.stderr
+
+
+def test_keep_warm_judges_the_next_command_on_the_started_judge(tmp_path: Path) -> None:
+    """The first command starts the warm evaluator; the second finds its judge started; idle, it leaves."""
+    import os
+    import time
+
+    env = {**os.environ, "KERNELEVO_CACHE_DIR": str(tmp_path)}
+
+    def warm_eval() -> dict:
+        done = subprocess.run([sys.executable, "-m", "kernelevo.cli", "eval", str(GELU / "spec.py"),
+                               str(GELU / "seed.py"), "--device", "cpu", "--json", "--keep-warm", "0.1"],
+                              capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    first, second = warm_eval(), warm_eval()
+    assert first["correct"] and second["correct"]
+    assert first["costs"]["judge_start_s"] > 0 and second["costs"]["judge_start_s"] == 0  # the same judge
+    assert list((tmp_path / "warm").glob("*.sock"))
+    deadline = time.monotonic() + 60  # idle for 6 s: it closes its judge and removes its socket
+    while list((tmp_path / "warm").glob("*.sock")) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not list((tmp_path / "warm").glob("*.sock")) and not list((tmp_path / "warm").glob("*.key"))
