@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kernelevo.evaluation.result import EvalResult, Timing
+from kernelevo.records.result import EvalResult, Timing
 from kernelevo.spec.probe import SpecReport
 from kernelevo.spec.spec import Spec
 

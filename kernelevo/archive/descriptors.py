@@ -48,7 +48,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.records.result import EvalResult
 from kernelevo.utils.pyast import decorator_names, dotted_name
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ribs.archives import GridArchive
 
 from kernelevo.archive.descriptors import Descriptor
+from kernelevo.records.elite import Elite
 
 
 class AddStatus(StrEnum):
@@ -29,15 +30,6 @@ class AddStatus(StrEnum):
     @property
     def inserted(self) -> bool:
         return self in (AddStatus.NEW_CELL, AddStatus.IMPROVED)
-
-
-@dataclass(frozen=True)
-class Elite:
-    candidate_id: int
-    objective: float
-    measures: tuple[float, ...]
-    cell: int
-    rel_iqr: float
 
 
 @dataclass(frozen=True)

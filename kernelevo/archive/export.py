@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import kernelevo
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.records.result import EvalResult
 
 if TYPE_CHECKING:
-    from kernelevo.search.records import Candidate
+    from kernelevo.records.candidate import Candidate
     from kernelevo.search.state import SearchState
     from kernelevo.spec import Spec
 

@@ -23,8 +23,8 @@ from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
 from kernelevo.evaluation.evaluator import static_rejection
-from kernelevo.evaluation.result import ErrorKind, Stage
-from kernelevo.search.records import Candidate
+from kernelevo.records.candidate import Candidate
+from kernelevo.records.result import ErrorKind, Stage
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
 

@@ -13,7 +13,7 @@ import time
 import zlib
 
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.result import Environment, Stage, Timing
+from kernelevo.records.result import Environment, Stage, Timing
 from kernelevo.spec import Spec
 
 

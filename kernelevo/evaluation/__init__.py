@@ -7,7 +7,8 @@ caller.
 
 from kernelevo.evaluation.evaluator import Evaluator, evaluate
 from kernelevo.evaluation.options import EvalOptions
-from kernelevo.evaluation.result import (
+from kernelevo.evaluation.static_check import Finding, check_source
+from kernelevo.records.result import (
     Environment,
     ErrorKind,
     EvalResult,
@@ -18,7 +19,6 @@ from kernelevo.evaluation.result import (
     StageCosts,
     Timing,
 )
-from kernelevo.evaluation.static_check import Finding, check_source
 
 __all__ = [
     "Environment",

@@ -24,7 +24,7 @@ from typing import Any
 from kernelevo.evaluation.candidate_module import exec_candidate
 from kernelevo.evaluation.diagnostics import trim
 from kernelevo.evaluation.protocol import LaunchSignature
-from kernelevo.evaluation.result import KernelMetadata
+from kernelevo.records.result import KernelMetadata
 
 TARGET_ARCH = 90
 _TRITON_TYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64", "int64": "i64",

@@ -41,8 +41,8 @@ from kernelevo.evaluation.protocol import (
     TimeRequest,
     Warm,
 )
-from kernelevo.evaluation.result import ErrorKind, KernelMetadata
 from kernelevo.evaluation.timing import L2Flusher, time_callable
+from kernelevo.records.result import ErrorKind, KernelMetadata
 from kernelevo.sandbox import Progress
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.problem import Problem

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
-from kernelevo.evaluation.result import ErrorKind, Mismatch
+from kernelevo.records.result import ErrorKind, Mismatch
 from kernelevo.utils.tensors import chunks
 
 # Values a child writes into freed memory before each call. An output that contains one

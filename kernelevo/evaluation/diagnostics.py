@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import traceback
 
-from kernelevo.evaluation.result import ErrorKind
+from kernelevo.records.result import ErrorKind
 
 MAX_LINES = 30
 

@@ -37,7 +37,6 @@ from kernelevo.evaluation.protocol import (
     JudgeInfo,
     JudgeSetup,
 )
-from kernelevo.evaluation.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
 from kernelevo.evaluation.spec_cache import (
     baseline_key,
     flops_key,
@@ -47,6 +46,7 @@ from kernelevo.evaluation.spec_cache import (
     store_flops,
 )
 from kernelevo.evaluation.static_check import check_source
+from kernelevo.records.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
-from kernelevo.evaluation.result import Environment
+from kernelevo.records.result import Environment
 
 # Dense tensor-core peaks in TFLOP/s from the vendors' datasheets (SXM parts). They bound
 # what any kernel can reach: a time below flops / peak is impossible. fp32 inputs count

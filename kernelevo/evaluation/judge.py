@@ -37,8 +37,8 @@ from kernelevo.evaluation.protocol import (
     JudgeSetup,
     Warm,
 )
-from kernelevo.evaluation.result import EvalResult, Timing
 from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
+from kernelevo.records.result import EvalResult, Timing
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device

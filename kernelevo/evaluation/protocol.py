@@ -14,7 +14,7 @@ from typing import Any
 from kernelevo.evaluation.memory import MemoryPlan
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import GpuTarget
-from kernelevo.evaluation.result import Environment, ErrorKind, KernelMetadata, Timing
+from kernelevo.records.result import Environment, ErrorKind, KernelMetadata, Timing
 from kernelevo.spec.spec import Spec
 
 

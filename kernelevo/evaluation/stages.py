@@ -29,8 +29,8 @@ from kernelevo.evaluation.protocol import (
     TimeReply,
     TimeRequest,
 )
-from kernelevo.evaluation.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
 from kernelevo.evaluation.timing import MAX_COVER_MS, summarize
+from kernelevo.records.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.utils.tensors import equal
 

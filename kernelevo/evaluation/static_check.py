@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kernelevo.evaluation.result import ErrorKind
+from kernelevo.records.result import ErrorKind
 from kernelevo.utils.pyast import dotted_name
 
 ALLOWED_IMPORTS = frozenset(

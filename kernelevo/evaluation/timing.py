@@ -38,7 +38,7 @@ from typing import Any
 
 import torch
 
-from kernelevo.evaluation.result import Timing
+from kernelevo.records.result import Timing
 
 # Bound once, when the harness imports this module and before any candidate is imported: a
 # candidate that patches time.perf_counter, torch.cuda.synchronize or the statistics

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kernelevo.evaluation.evaluator import Evaluator
 from kernelevo.evaluation.options import EvalOptions
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.records.result import EvalResult
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.paths import cache_dir

@@ -22,10 +22,10 @@ import random
 import time
 from collections.abc import Callable
 
-from kernelevo.archive.elites import Elite
+from kernelevo.records.candidate import Candidate, OperatorFailure, PromptEvolution, source_hash
+from kernelevo.records.elite import Elite
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
-from kernelevo.search.records import Candidate, OperatorFailure, PromptEvolution, source_hash
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.search.store import RunStore

@@ -12,7 +12,7 @@ import asyncio
 from typing import Protocol
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.search.records import Candidate
+from kernelevo.records.candidate import Candidate
 from kernelevo.spec import Spec
 
 

@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kernelevo.archive.elites import Elite
+from kernelevo.records.elite import Elite
 
 
 @dataclass

@@ -14,10 +14,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
-from kernelevo.archive.elites import Elite, ElitesArchive
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.archive.elites import ElitesArchive
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
+from kernelevo.records.elite import Elite
+from kernelevo.records.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
-from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, Usage
 from kernelevo.variation.metaprompt import PromptArchive
 
 REPAIRABLE = frozenset({"compile_error", "runtime_error", "wrong_output", "wrong_shape", "wrong_dtype", "wrong_type",

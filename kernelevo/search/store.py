@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, PromptEvolution
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
 from kernelevo.variation.metaprompt import PromptArchive
 
 M = TypeVar("M", bound=BaseModel)

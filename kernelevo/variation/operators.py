@@ -12,8 +12,8 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from kernelevo.evaluation.result import EvalResult
-from kernelevo.search.records import Candidate, Usage
+from kernelevo.records.candidate import Candidate, Usage
+from kernelevo.records.result import EvalResult
 from kernelevo.variation import prompts, template
 from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
 from kernelevo.variation.llm import LLMClient, LLMError

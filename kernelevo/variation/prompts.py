@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.records.result import EvalResult
 from kernelevo.variation.metaprompt import MUTATIONS, SECTIONS, MetaPrompt
 
 RULES = """\

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.archive.descriptors import LEVELS, METADATA, descriptor_set
-from kernelevo.evaluation.result import EvalResult, KernelMetadata
+from kernelevo.records.result import EvalResult, KernelMetadata
 
 EXAMPLES = Path(__file__).parent / "descriptor_examples"
 CASES = sorted(EXAMPLES.glob("*_[0-3].py"))

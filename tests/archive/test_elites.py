@@ -8,7 +8,7 @@ import pytest
 
 from kernelevo.archive.descriptors import LEVELS
 from kernelevo.archive.elites import AddStatus, ElitesArchive
-from kernelevo.evaluation.result import EvalResult, Stage, Timing
+from kernelevo.records.result import EvalResult, Stage, Timing
 from kernelevo.search.state import objective_of
 
 DESCRIPTORS = [LEVELS["memory"], LEVELS["compute"], LEVELS["parallelism"]]

@@ -13,9 +13,9 @@ from kernelevo.distributed import NoMatchingWorkers, RayEvaluatorPool
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.simulated import SimulatedEvaluatorActor
 from kernelevo.evaluation import EvalOptions
-from kernelevo.evaluation.result import ErrorKind
+from kernelevo.records.candidate import Candidate
+from kernelevo.records.result import ErrorKind
 from kernelevo.search.config import Budget, RunConfig
-from kernelevo.search.records import Candidate
 from kernelevo.search.run import RunSetupError, run_search
 from kernelevo.search.store import RunStore
 from kernelevo.spec import read_spec

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from kernelevo.evaluation.compare import compare_outputs, poison_value
-from kernelevo.evaluation.result import ErrorKind
+from kernelevo.records.result import ErrorKind
 
 
 def check(got, expected, **kw):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelevo.evaluation import EvalOptions, Timing
-from kernelevo.evaluation.result import Environment
 from kernelevo.evaluation.spec_cache import (
     baseline_key,
     flops_key,
@@ -14,6 +13,7 @@ from kernelevo.evaluation.spec_cache import (
     store_baselines,
     store_flops,
 )
+from kernelevo.records.result import Environment
 from kernelevo.spec import read_spec
 
 ENV = Environment(device="cuda:0", device_name="NVIDIA H100 80GB HBM3", hardware="h100", compute_capability="9.0",

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from kernelevo.archive.elites import Elite
+from kernelevo.records.elite import Elite
 from kernelevo.search.selection import SelectionMix, Selector
 
 EXPLOIT = SelectionMix(exploitation=1.0, exploration=0.0, random=0.0)

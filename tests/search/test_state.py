@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kernelevo.archive.descriptors import descriptor_set
-from kernelevo.evaluation.result import ErrorKind, EvalResult
-from kernelevo.search.records import Candidate
+from kernelevo.records.candidate import Candidate
+from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.search.state import SearchState
 
 

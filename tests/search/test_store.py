@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo.evaluation.result import EvalResult, KernelMetadata, Stage, Timing
-from kernelevo.search.records import Candidate, Evaluated, OperatorFailure, Usage
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
+from kernelevo.records.result import EvalResult, KernelMetadata, Stage, Timing
 from kernelevo.search.store import RunMismatch, RunStore
 from kernelevo.variation.metaprompt import PromptArchive
 

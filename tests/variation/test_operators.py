@@ -10,7 +10,7 @@ import pytest
 from llm_server import Reply, ScriptedLLMServer
 
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.search.records import Candidate
+from kernelevo.records.candidate import Candidate
 from kernelevo.spec import read_spec
 from kernelevo.variation.llm import LLMClient, LLMConfig
 from kernelevo.variation.metaprompt import PromptArchive

@@ -7,7 +7,7 @@ import time
 
 from pydantic import BaseModel, Field
 
-from kernelevo.evaluation.result import EvalResult
+from kernelevo.records.result import EvalResult
 
 
 class Usage(BaseModel):
