@@ -1,9 +1,15 @@
 """The ``kernelevo`` command line.
 
-    kernelevo run SPEC [--model M] [--budget evals=200,minutes=30] [--out DIR] [--resume]
+    kernelevo run SPEC [--model M] [--budget evals=200,minutes=30]   a new run, in the database
+    kernelevo run --resume RUN_ID [--budget ...]      continue a run
+    kernelevo runs                                    the runs in the database
+    kernelevo import PATH                             a run directory or exported archives, into the database
     kernelevo eval SPEC KERNEL [KERNEL ...] [--json]   judge kernels against a spec, in one warm judge
     kernelevo eval --kernelbench PROBLEMS KERNELS      judge KernelBench generations against their problems
     kernelevo spec SPEC [--json]          check a spec and describe its variants
+
+The database is a SQLite file in the user's data directory, ``--db PATH``, or
+``KERNELEVO_DATABASE_URL`` (PostgreSQL for a cluster).
 
 Exit status: 0 for success (a finished run, a correct kernel, a valid spec), 1 for a
 rejected kernel or a run that found no correct kernel, 2 for bad input (a missing file,
@@ -17,15 +23,10 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.table import Table
 
 from kernelevo import __version__
-
-if TYPE_CHECKING:
-    from kernelevo.search.config import RunConfig
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -58,15 +59,21 @@ def _parser() -> argparse.ArgumentParser:
     kb.add_argument("--no-ray", action="store_true", help="judge in this process instead of on Ray, one GPU")
     kb.add_argument("--workers", type=int, default=None, help="evaluator actors (default: one per GPU)")
 
-    run = sub.add_parser("run", help="search for faster kernels for a spec")
-    run.add_argument("spec", help="the spec: a KernelBench-format Python file with seed kernels")
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", default=None, metavar="PATH",
+                    help="a SQLite database file (default: KERNELEVO_DATABASE_URL, else the user's data directory)")
+
+    run = sub.add_parser("run", parents=[db], help="search for faster kernels for a spec (or continue a run)")
+    run.add_argument("spec", nargs="?", help="the spec: a KernelBench-format Python file with seed kernels")
+    run.add_argument("--resume", type=int, default=None, metavar="RUN_ID",
+                     help="continue this run (after Ctrl-C, a crash or a killed driver); flags given override "
+                          "its settings, e.g. a larger --budget")
     run.add_argument("--model", default=None, help="an LLM through litellm, e.g. openai/gpt-4o-mini "
                      "(default: none, the template operator only)")
     run.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
     run.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
     run.add_argument("--budget", default=None, help="evals=N,minutes=M,tokens=T,dollars=D (default evals=200)")
-    run.add_argument("--out", default=None, help="run directory (default runs/<spec>)")
-    run.add_argument("--resume", action="store_true", help="continue the run in --out")
+    run.add_argument("--out", default=None, help="where the run's exports go (default runs/<spec>-<run id>)")
     run.add_argument("--config", default=None, help="a TOML or JSON file with the run's settings")
     run.add_argument("--workers", type=int, default=None,
                      help="evaluator actors per target (default: one per GPU; 1 on a machine without GPUs)")
@@ -81,6 +88,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--export-to", default=None, help="also export the elites here (e.g. archives/)")
     run.add_argument("--plain", action="store_true", help="progress lines instead of the live display")
 
+    rs = sub.add_parser("runs", parents=[db], help="list the runs in the database")
+    rs.add_argument("--status", default=None, help="only runs with this status (queued, running, finished, ...)")
+    rs.add_argument("--limit", type=int, default=50)
+    rs.add_argument("--json", action="store_true", help="every field of each run, as JSON")
+
+    im = sub.add_parser("import", parents=[db], help="import a run directory or exported archives (archives/)")
+    im.add_argument("path", help="a run directory (run.json and its .jsonl files) or a folder of archive.json files")
+    im.add_argument("--spec", action="append", default=None,
+                    help="the spec file the imported run was made from (by default looked up by its hash in the "
+                         "database and under examples/); may be given several times")
+
     sp = sub.add_parser("spec", help="check a spec in an isolated child and describe its variants")
     sp.add_argument("spec")
     sp.add_argument("--json", action="store_true")
@@ -93,8 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     console = Console(stderr=False)
-    if args.command == "run":
-        return _run(args, console)
+    if args.command in ("run", "runs", "import"):
+        from kernelevo import run_cli
+
+        command = {"run": run_cli.run, "runs": run_cli.runs, "import": run_cli.import_}[args.command]
+        return command(args, console)
     if args.command == "eval":
         return _eval(args, console)
     if args.command == "spec":
@@ -137,68 +158,6 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
     if args.keep_warm is not None and args.keep_warm <= 0:
         return _fail(console, f"--keep-warm takes minutes above 0, not {args.keep_warm:g}")
     return eval_kernels(spec, kernels, options, console, as_json=args.json, keep_warm_minutes=args.keep_warm)
-
-
-def _run_config(args: argparse.Namespace) -> RunConfig:
-    from kernelevo.search.config import Budget, RunConfig
-    from kernelevo.variation.llm import LLMConfig
-
-    config = RunConfig.load(args.config) if args.config else RunConfig()
-    updates: dict[str, object] = {}
-    if args.model:
-        llm = {"model": args.model, "api_base": args.api_base, "api_key_env": args.api_key_env}
-        updates["llm"] = LLMConfig(**{k: v for k, v in llm.items() if v is not None})
-    if args.budget:
-        updates["budget"] = Budget.parse(args.budget)
-    for flag, field in (("workers", "workers"), ("in_flight", "in_flight"), ("descriptors", "descriptors"),
-                        ("islands", "islands"), ("seed", "seed")):
-        if getattr(args, flag) is not None:
-            updates[field] = getattr(args, flag)
-    if args.targets:
-        updates["targets"] = [t.strip() for t in args.targets.split(",") if t.strip()]
-    if args.no_ray:
-        updates["ray"] = False
-    if args.device:
-        updates["evaluation"] = config.evaluation.model_copy(update={"device": args.device})
-    return RunConfig.model_validate({**config.model_dump(), **{k: v.model_dump() if hasattr(v, "model_dump") else v
-                                                                 for k, v in updates.items()}})
-
-
-def _run(args: argparse.Namespace, console: Console) -> int:
-    import asyncio
-
-    from pydantic import ValidationError
-
-    from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
-    from kernelevo.search.run import RunSetupError, run_search
-    from kernelevo.search.store import RunMismatch
-    from kernelevo.spec import SpecError, read_spec
-
-    try:
-        spec = read_spec(args.spec)
-        config = _run_config(args)
-    except (SpecError, ValueError, ValidationError, OSError) as exc:
-        return _fail(console, str(exc).splitlines()[0] if isinstance(exc, ValidationError) else str(exc))
-    out = args.out or f"runs/{spec.name}"
-    interactive = console.is_terminal and not args.plain
-    if not interactive:
-        logging.getLogger("kernelevo").setLevel(logging.INFO)
-    display: LiveDisplay | LogDisplay = LiveDisplay(console) if interactive else LogDisplay()
-    try:
-        outcome = asyncio.run(run_search(spec, config, out, resume=args.resume, on_start=display.attach,
-                                         on_event=display.event, export_to=args.export_to))
-    except (SpecError, RunSetupError, RunMismatch, FileExistsError) as exc:
-        display.close()
-        return _fail(console, str(exc))
-    display.close()
-    console.print(f"[bold]stopped:[/] {outcome.reason}")
-    table = Table(title=f"kernelevo run {spec.name}: summary", show_header=False)
-    for key, value in summary_rows(outcome.loop):
-        table.add_row(key, value)
-    console.print(table)
-    for path in outcome.exported:
-        console.print(f"wrote {path}")
-    return EXIT_OK if outcome.state.correct_count() else EXIT_REJECTED
 
 
 def _spec(args: argparse.Namespace, console: Console) -> int:

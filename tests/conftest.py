@@ -46,3 +46,58 @@ def llm_server():
     server = ScriptedLLMServer()
     yield server
     server.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path):
+    """A migrated SQLite database of the test's own."""
+    from kernelevo.storage.database import open_database
+
+    database = open_database(f"sqlite:///{tmp_path / 'kernelevo.db'}")
+    yield database
+    database.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The URL of a PostgreSQL server for the session (tests/postgres_server.py). Outside CI a machine without
+    PostgreSQL skips these tests, with the reason; in CI (``CI`` set, as ``.ci/run`` does) that is a failure."""
+    from postgres_server import NoPostgres, postgres_url
+
+    try:
+        with postgres_url() as url:
+            yield url
+    except NoPostgres as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs PostgreSQL: {exc}")
+        pytest.skip(f"no PostgreSQL server: {exc}")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_db(request: pytest.FixtureRequest, tmp_path: Path):
+    """A migrated, empty database on SQLite and on PostgreSQL (a schema of the test's own)."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from kernelevo.storage.database import open_database
+
+    schema = None
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'kernelevo.db'}"
+    else:
+        server = request.getfixturevalue("postgres_server")
+        schema = f"t_{uuid.uuid4().hex[:12]}"
+        admin = create_engine(server)
+        with admin.begin() as connection:
+            connection.execute(text(f"CREATE SCHEMA {schema}"))
+        admin.dispose()
+        url = f"{server}?options=-csearch_path%3D{schema}"
+    database = open_database(url)
+    yield database
+    database.dispose()
+    if schema is not None:
+        admin = create_engine(request.getfixturevalue("postgres_server"))
+        with admin.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

@@ -1,6 +1,7 @@
 """Elites leaving the system: a drop-in module for the best kernel, and the archive as JSON.
 
-For each hardware type of a run, under ``<directory>/<hardware>/<spec>/``:
+Read from the database (what the search stored), for each hardware type of a run, under
+``<directory>/<hardware>/<spec>/``:
 
 - ``best.py``: the best elite, self-contained, behind a header with the spec's hash, the
   hardware, the measured times and speedups, and the tool versions;
@@ -12,31 +13,22 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import kernelevo
+from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.result import EvalResult
-
-if TYPE_CHECKING:
-    from kernelevo.records.candidate import Candidate
-    from kernelevo.search.state import SearchState
-    from kernelevo.spec import Spec
-
-
-def _lineage(state: SearchState, candidate: Candidate) -> list[str]:
-    chain, seen = [], set()
-    current: Candidate | None = candidate
-    while current is not None and current.id not in seen:
-        seen.add(current.id)
-        chain.append(f"#{current.id} {current.operator}" + (f" ({current.note})" if current.note else ""))
-        current = state.candidates.get(current.parent_ids[0]) if current.parent_ids else None
-    return chain
+from kernelevo.storage.database import Database
+from kernelevo.storage.queries import ArchiveElite, archive, evaluations_of, get_candidate, lineage
+from kernelevo.storage.runs import get_run, get_spec, spec_of
+from kernelevo.storage.tables import CandidateRow
 
 
-def header(spec: Spec, candidate: Candidate, result: EvalResult | None, hardware: str) -> str:
+def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware: str) -> str:
+    """The provenance header of an exported kernel: spec, hardware, timings, versions."""
     lines = [
-        f"kernelevo {kernelevo.__version__}: best kernel for spec {spec.name!r}",
-        f"spec sha256: {spec.sha256}",
+        f"kernelevo {kernelevo.__version__}: best kernel for spec {spec_name!r}",
+        f"spec sha256: {spec_sha256}",
         f"hardware: {hardware}",
         f"exported: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}",
     ]
@@ -55,45 +47,60 @@ def header(spec: Spec, candidate: Candidate, result: EvalResult | None, hardware
     return '"""' + "\n".join(lines) + '\n"""\n'
 
 
-def export_run(state: SearchState, spec: Spec, directory: Path) -> list[Path]:
-    """Write best.py and archive.json for every hardware type; returns the files written."""
+def drop_in_module(candidate: CandidateRow, result: EvalResult | None, *, spec_name: str, spec_sha256: str,
+                   hardware: str) -> str:
+    """The candidate as a self-contained module behind its provenance header."""
+    return header(spec_name, spec_sha256, result, hardware) + _strip_docstring(candidate.source)
+
+
+def export_run(db: Database, run_id: int, directory: Path) -> list[Path]:
+    """Write best.py and archive.json for every hardware type of the run; returns the files written."""
     written = []
-    for hardware in state.hardware_types():
-        best = state.best(hardware)
-        if best is None:
-            continue
-        target = Path(directory) / hardware / spec.name
-        target.mkdir(parents=True, exist_ok=True)
-        _, candidate = best
-        result = state.result_of(candidate.id, hardware)
-        module = header(spec, candidate, result, hardware) + _strip_docstring(candidate.source)
-        (target / "best.py").write_text(module)
-        (target / "archive.json").write_text(json.dumps(archive_document(state, spec, hardware), indent=1))
-        written += [target / "best.py", target / "archive.json"]
+    with db.session() as session:
+        run = get_run(session, run_id)
+        spec_row = get_spec(session, run.spec_id)
+        spec = spec_of(spec_row)
+        elites = archive(session, run_id)
+        hardware_types = sorted({e.hardware for e in elites})
+        for hardware in hardware_types:
+            mine = [e for e in elites if e.hardware == hardware]
+            top = mine[0]  # fastest first
+            best = get_candidate(session, top.candidate_id)
+            assert best is not None
+            result = next((e.result for e in evaluations_of(session, best.id) if e.hardware == hardware), None)
+            target = Path(directory) / hardware / spec.name
+            target.mkdir(parents=True, exist_ok=True)
+            (target / "best.py").write_text(drop_in_module(best, result, spec_name=spec.name,
+                                                           spec_sha256=spec.sha256, hardware=hardware))
+            document = _archive_document(session, run_id, spec.name, spec.sha256, hardware, mine,
+                                         run.config.get("descriptors", "levels"), run.evaluations)
+            (target / "archive.json").write_text(json.dumps(document, indent=1))
+            written += [target / "best.py", target / "archive.json"]
     return written
 
 
-def archive_document(state: SearchState, spec: Spec, hardware: str) -> dict[str, Any]:
-    elites = []
-    for (island, hw), archive in sorted(state.archives.items()):
-        if hw != hardware:
-            continue
-        for elite in sorted(archive.elites(), key=lambda e: -e.objective):
-            candidate = state.candidates[elite.candidate_id]
-            result = state.result_of(elite.candidate_id, hardware)
-            elites.append({
-                "candidate_id": elite.candidate_id, "island": island, "cell": elite.cell,
-                "descriptors": dict(zip([d.name for d in state.descriptors], elite.measures, strict=True)),
-                "objective": elite.objective, "operator": candidate.operator, "note": candidate.note,
-                "lineage": _lineage(state, candidate), "source": candidate.source,
-                "result": json.loads(result.model_dump_json()) if result else None,
-            })
+def _archive_document(session: Any, run_id: int, spec_name: str, spec_sha256: str, hardware: str,
+                      elites: list[ArchiveElite], descriptors: str, evaluations: int) -> dict[str, Any]:
+    described = descriptor_set(descriptors)
+    rows = []
+    for elite in elites:
+        candidate = get_candidate(session, elite.candidate_id)
+        assert candidate is not None
+        result = next((e.result for e in evaluations_of(session, candidate.id) if e.hardware == hardware), None)
+        rows.append({
+            "candidate_id": elite.candidate_number, "island": elite.island, "cell": elite.cell,
+            "descriptors": dict(zip([d.name for d in described], elite.measures, strict=False)),
+            "objective": elite.objective, "operator": candidate.operator, "note": candidate.note,
+            "lineage": [f"#{c.number} {c.operator}" + (f" ({c.note})" if c.note else "")
+                        for c in lineage(session, candidate)],
+            "source": candidate.source, "result": result.model_dump(mode="json") if result else None,
+        })
     return {
-        "spec": spec.name, "spec_sha256": spec.sha256, "hardware": hardware,
+        "spec": spec_name, "spec_sha256": spec_sha256, "hardware": hardware, "run_id": run_id,
         "descriptors": [{"name": d.name, "low": d.low, "high": d.high, "cells": d.cells, "doc": d.doc}
-                        for d in state.descriptors],
+                        for d in described],
         "objective": "natural log of the speedup over PyTorch eager",
-        "evaluations": state.evaluated_count(), "elites": elites,
+        "evaluations": evaluations, "elites": rows,
     }
 
 

@@ -20,6 +20,7 @@ from kernelevo.records.result import (
     StageCosts,
     Timing,
 )
+from kernelevo.records.run import RunInfo, RunStatus
 
 __all__ = [
     "Candidate",
@@ -35,6 +36,8 @@ __all__ = [
     "Precompiled",
     "PromptEvolution",
     "Roofline",
+    "RunInfo",
+    "RunStatus",
     "Stage",
     "StageCosts",
     "Timing",

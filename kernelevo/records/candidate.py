@@ -1,4 +1,4 @@
-"""Records that flow through a search: candidates, their usage of an LLM, their evaluations."""
+"""Records that flow through a search: candidates, their usage of an LLM, their evaluations, failures."""
 
 from __future__ import annotations
 
@@ -67,6 +67,8 @@ class Evaluated(BaseModel):
     result: EvalResult
     objective: float | None = None  # log speedup of a correct kernel
     measures: list[float] | None = None
+    island: int = 0
+    cell: int | None = None  # the archive cell it was offered to (correct kernels)
     archive_status: str | None = None  # AddStatus value
     finished_at: float = Field(default_factory=time.time)
 

@@ -5,58 +5,47 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 
+from kernelevo.search.config import Budget
 from kernelevo.search.loop import SearchLoop
+from kernelevo.search.progress import snapshot
 from kernelevo.search.state import SearchState
 
 log = logging.getLogger("kernelevo.progress")
 
 
-def _best_line(state: SearchState) -> str:
+def _best_line(progress: dict[str, Any]) -> str:
     parts = []
-    for hardware in state.hardware_types():
-        best = state.best(hardware)
-        if best is None:
+    for hardware, best in progress["best"].items():
+        if best["interpreted"]:
+            parts.append(f"{hardware}: #{best['candidate']} (interpreted on the CPU: not a GPU speed)")
             continue
-        candidate = best[1]
-        result = state.result_of(candidate.id, hardware)
-        if result is None:
-            continue
-        if result.interpreted:
-            ratio = result.kernel.median_ms / result.eager.median_ms if result.kernel and result.eager else 0
-            parts.append(f"{hardware}: #{candidate.id} (interpreted: {ratio:.0f}x the CPU eager time; not a GPU speed)")
-        else:
-            eager = f"{result.speedup_eager:.2f}x eager" if result.speedup_eager else "-"
-            comp = f"{result.speedup_compile:.2f}x torch.compile" if result.speedup_compile else "torch.compile: -"
-            fraction = result.roofline.fraction if result.roofline else None
-            roof = f", {fraction:.0%} of roofline" if fraction else ""
-            parts.append(f"{hardware}: #{candidate.id} {eager}, {comp}{roof}")
+        eager = f"{best['speedup_eager']:.2f}x eager" if best["speedup_eager"] else "-"
+        comp = f"{best['speedup_compile']:.2f}x torch.compile" if best["speedup_compile"] else "torch.compile: -"
+        roof = f", {best['roofline']:.0%} of roofline" if best["roofline"] else ""
+        parts.append(f"{hardware}: #{best['candidate']} {eager}, {comp}{roof}")
     return "; ".join(parts) or "no correct kernel yet"
 
 
-def summary_rows(loop: SearchLoop) -> list[tuple[str, str]]:
-    state, budget = loop.state, loop.config.budget
-    n, correct = state.evaluated_count(), state.correct_count()
-    elapsed = loop.elapsed_s()
-    rate = n / elapsed * 60 if elapsed > 0 else 0.0
-    busy = loop.busy_fraction()
-    coverage = ", ".join(f"{hw}: {sum(len(a) for (_, h), a in state.archives.items() if h == hw)}/"
-                         f"{next(a for (_, h), a in state.archives.items() if h == hw).cells} cells"
-                         for hw in state.hardware_types()) or "empty"
-    usage = state.usage
-    cost = f"${usage.cost_usd:.4f}" + ("" if usage.cost_known else " (some prices unknown, counted as 0)")
+def summary_rows(progress: dict[str, Any], budget: Budget | None = None) -> list[tuple[str, str]]:
+    """The rows a person reads, from a progress snapshot (:func:`kernelevo.search.progress.snapshot`)."""
+    n, correct = progress["evaluations"], progress["correct"]
+    coverage = ", ".join(f"{hw}: {c['filled']}/{c['cells']} cells" for hw, c in progress["coverage"].items())
+    limit = f" / {budget.evaluations}" if budget is not None and budget.evaluations else ""
+    calls, tokens, dollars = progress["calls"], progress["tokens"], progress["dollars"]
     return [
-        ("evaluations", f"{n}" + (f" / {budget.evaluations}" if budget.evaluations else "") + f"  ({rate:.1f}/min)"),
+        ("evaluations", f"{n}{limit}  ({progress['evaluations_per_min']:.1f}/min this session)"),
         ("correct", f"{correct} ({correct / n:.0%})" if n else "0"),
-        ("best", _best_line(state)),
-        ("archive", coverage),
-        ("LLM", f"{usage.calls} calls, {usage.tokens:,} tokens, {cost}" if usage.calls else "none (template operator)"),
-        ("time", f"{elapsed / 60:.1f} min, evaluators busy {busy:.0%}"),
+        ("best", _best_line(progress)),
+        ("archive", coverage or "empty"),
+        ("LLM", f"{calls} calls, {tokens:,} tokens, ${dollars:.4f}" if calls else "none (template operator)"),
+        ("time", f"{progress['elapsed_s'] / 60:.1f} min, evaluators busy {progress['busy']:.0%}"),
     ]
 
 
@@ -73,7 +62,7 @@ def render(loop: SearchLoop, recent: deque[str]) -> Group:
     stats = Table.grid(padding=(0, 2))
     stats.add_column(style="bold")
     stats.add_column()
-    for key, value in summary_rows(loop):
+    for key, value in summary_rows(snapshot(loop), loop.config.budget):
         stats.add_row(key, value)
     return Group(Panel(stats, title=f"kernelevo run: {loop.spec.name}"), operator_table(loop.state),
                  Panel("\n".join(recent) or "-", title="latest"))
@@ -122,11 +111,11 @@ class LogDisplay:
         log.info(_latest(self.loop.state))
         if time.monotonic() - self.last >= self.every_s:
             self.last = time.monotonic()
-            log.info(" | ".join(f"{k}: {v}" for k, v in summary_rows(self.loop)))
+            log.info(" | ".join(f"{k}: {v}" for k, v in summary_rows(snapshot(self.loop), self.loop.config.budget)))
 
     def close(self) -> None:
         if self.loop is not None:
-            log.info(" | ".join(f"{k}: {v}" for k, v in summary_rows(self.loop)))
+            log.info(" | ".join(f"{k}: {v}" for k, v in summary_rows(snapshot(self.loop), self.loop.config.budget)))
 
 
 def _latest(state: SearchState) -> str:

@@ -10,8 +10,9 @@ Two kinds of task run side by side on one event loop:
 The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
 evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
 waits for an LLM and an LLM call never waits for an evaluation. Every candidate and
-result is written to the run store the moment it exists, so a stop at any point loses
-nothing: ``--resume`` evaluates what was made but not evaluated, then continues.
+result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) the
+moment it exists, so a stop at any point loses nothing: ``--resume`` evaluates what was
+made but not evaluated, then continues.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from kernelevo.records.candidate import Candidate, OperatorFailure, PromptEvolut
 from kernelevo.records.elite import Elite
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
+from kernelevo.search.progress import snapshot
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
-from kernelevo.search.store import RunStore
 from kernelevo.spec import Spec
+from kernelevo.storage.recorder import RunRecorder
 from kernelevo.variation.llm import LLMClient, LLMError
 from kernelevo.variation.metaprompt import MUTATIONS, parse_sections
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
@@ -40,12 +42,14 @@ log = logging.getLogger(__name__)
 
 class SearchLoop:
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
-                 operators: dict[str, Operator], store: RunStore, llm: LLMClient | None = None,
-                 on_event: Callable[[str], None] | None = None) -> None:
+                 operators: dict[str, Operator], store: RunRecorder, llm: LLMClient | None = None,
+                 on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0) -> None:
         self.spec, self.config, self.state, self.pool = spec, config, state, pool
         self.operators, self.store, self.llm = operators, store, llm
         self.on_event = on_event or (lambda kind: None)
         self.rng = random.Random(config.seed + state.evaluated_count())
+        self.started_evaluations = state.evaluated_count()  # a resumed run's rate counts this session's alone
+        self.previous_elapsed_s = previous_elapsed_s  # the run's earlier sessions
         mix = SelectionMix(config.exploitation, config.exploration, config.random_pick)
         self.selector = Selector(mix)
         self.ready: list[Candidate] = []
@@ -147,9 +151,9 @@ class SearchLoop:
         return any(len(archive) for archive in self.state.archives.values())
 
     # -- seeds -----------------------------------------------------------------------------------
-    def add_seeds(self) -> None:
-        """Queue the spec's seed kernels (only on a fresh run)."""
-        for name, source in self.spec.seed_sources():
+    def add_seeds(self, seeds: list[tuple[str, str]]) -> None:
+        """Queue the seed kernels, (name, source) each (only on a fresh run)."""
+        for name, source in seeds:
             for island in range(self.config.islands):
                 candidate = Candidate(id=self.state.next_id(), source=source, operator="seed", island=island,
                                       note=f"seed {name}")
@@ -242,12 +246,13 @@ class SearchLoop:
     async def _evaluate(self, candidate: Candidate) -> None:
         results = await self.pool.evaluate(candidate)
         self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
-        for hardware, result in results:
-            evaluated = self.state.tell(candidate, hardware, result)
-            self.store.add_evaluation(evaluated)
+        told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
+        self.store.add_evaluations(told)
+        for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
-                      f", {candidate.note}" if candidate.note else "", result.headline())
+                      f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
         self._maybe_migrate()
+        self.store.progress(snapshot(self), force=any(e.archive_status in ("new_cell", "improved") for e in told))
         self.on_event("evaluation")
 
     def _maybe_migrate(self) -> None:
@@ -261,8 +266,11 @@ class SearchLoop:
                 best = self.state.archive(island, hardware).best()
                 if best is None:
                     continue
-                target = self.state.archive((island + 1) % self.config.islands, hardware)
-                target.add(best.candidate_id, best.objective, best.measures, best.rel_iqr)
+                to = (island + 1) % self.config.islands
+                outcome = self.state.archive(to, hardware).add(best.candidate_id, best.objective, best.measures,
+                                                               best.rel_iqr)
+                if outcome.status.inserted:
+                    self.store.save_elite(hardware, to, best)
 
     # -- meta-prompt evolution -----------------------------------------------------------------------
     def _evolution_due(self) -> bool:

@@ -1,9 +1,9 @@
 """A search's state in memory: candidates, evaluations, archives, statistics.
 
 :meth:`SearchState.tell` turns an evaluation into archive updates, operator rewards and
-prompt fitness. The loop calls it as results arrive; ``--resume`` calls it again for every
+prompt fitness. The loop calls it as results arrive; :func:`replay` calls it again for every
 stored evaluation, in order, which rebuilds the same archives (except for what island
-migrations copied: migrations are not stored).
+migrations copied: migrations are not replayed).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, U
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
+from kernelevo.storage.recorder import StoredRun
 from kernelevo.variation.metaprompt import PromptArchive
 
 REPAIRABLE = frozenset({"compile_error", "runtime_error", "wrong_output", "wrong_shape", "wrong_dtype", "wrong_type",
@@ -96,16 +97,23 @@ class SearchState:
     def measure(self, candidate: Candidate, result: EvalResult) -> list[float]:
         return [d(candidate.source, result) for d in self.descriptors]
 
-    def tell(self, candidate: Candidate, hardware: str, result: EvalResult) -> Evaluated:
-        """Record one evaluation; a correct kernel is offered to its island's archive."""
+    def tell(self, candidate: Candidate, hardware: str, result: EvalResult,
+             measures: list[float] | None = None) -> Evaluated:
+        """Record one evaluation; a correct kernel is offered to its island's archive.
+
+        ``measures`` are its descriptors when already known (a resumed run replays the
+        stored ones instead of analysing every source again).
+        """
         objective = objective_of(result)
-        evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective)
+        evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective,
+                              island=candidate.island)
         inserted = False
         if objective is not None:
-            measures = self.measure(candidate, result)
+            measures = self.measure(candidate, result) if measures is None else measures
             rel_iqr = result.kernel.relative_iqr if result.kernel else 0.0
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
             evaluated.measures, evaluated.archive_status = measures, outcome.status.value
+            evaluated.cell = outcome.cell
             inserted = outcome.status.inserted
             if candidate.prompt_id is not None:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
@@ -163,3 +171,23 @@ class SearchState:
 
     def correct_count(self) -> int:
         return self._correct
+
+
+def replay(stored: StoredRun, *, descriptors: list[Descriptor], tie_tolerance: float,
+           operators: list[str]) -> SearchState:
+    """A state rebuilt from a stored run, in the order it was made (a fresh state for a new run)."""
+    state = SearchState(descriptors=descriptors, tie_tolerance=tie_tolerance, operators=operators)
+    if stored.prompts is not None:
+        state.prompts = stored.prompts
+    for candidate in stored.candidates:
+        state.add_candidate(candidate)
+    for failure in stored.failures:
+        state.add_failure(failure)
+    for evolution in stored.evolutions:
+        state.usage = state.usage + evolution.usage
+    for evaluated, measures in stored.evaluations:
+        known = state.candidates.get(evaluated.candidate_id)
+        if known is not None:
+            state.tell(known, evaluated.hardware, evaluated.result, measures=measures)
+    return state
+

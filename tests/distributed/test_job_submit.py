@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo.search.store import RunStore
+from kernelevo.storage.database import open_database
+from kernelevo.storage.recorder import load_run
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,9 +57,9 @@ def ray_head(tmp_path: Path):
 
 def test_ray_job_submit_runs_a_search(ray_head, tmp_path: Path) -> None:
     address, env = ray_head
-    out = tmp_path / "run"
+    out, path = tmp_path / "run", tmp_path / "kernelevo.db"
     entrypoint = [sys.executable, "-m", "kernelevo.cli", "run", "examples/gelu/spec.py", "--device", "cpu",
-                  "--budget", "evals=4", "--out", str(out)]
+                  "--budget", "evals=4", "--out", str(out), "--db", str(path)]
     done = subprocess.run([RAY, "job", "submit", "--address", address, "--working-dir", str(ROOT), "--", *entrypoint],
                           env=env, capture_output=True, text=True, timeout=900)
     logs = done.stdout + done.stderr
@@ -66,7 +67,7 @@ def test_ray_job_submit_runs_a_search(ray_head, tmp_path: Path) -> None:
     assert "succeeded" in logs
     assert "Ray at " in logs and "evaluator actor(s)" in logs  # attached to the head, not a local Ray
     assert "kernelevo.progress" in logs and "evaluations: 4 / 4" in logs  # progress lines in the job's logs
-    assert len(RunStore(out).evaluations()) == 4
+    assert len(load_run(open_database(f"sqlite:///{path}"), 1).evaluations) == 4
 
 
 def test_job_without_the_token_is_refused(ray_head) -> None:

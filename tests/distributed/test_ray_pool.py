@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
@@ -12,13 +11,13 @@ from faulty_actors import DiesOnce, DiesOnMarker, TakesTwo
 from kernelevo.distributed import NoMatchingWorkers, RayEvaluatorPool
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.simulated import SimulatedEvaluatorActor
+from kernelevo.driver import RunSetupError, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import ErrorKind
 from kernelevo.search.config import Budget, RunConfig
-from kernelevo.search.run import RunSetupError, run_search
-from kernelevo.search.store import RunStore
 from kernelevo.spec import read_spec
+from kernelevo.storage.recorder import load_run
 
 ROOT = Path(__file__).resolve().parents[2]
 CPU = EvalOptions(device="cpu")
@@ -112,30 +111,29 @@ def test_a_candidate_that_kills_its_worker_twice_is_recorded_once(local_ray: Clu
     assert pool.requeued == 1 and pool.crashed == 1
 
 
-def test_killed_actor_mid_run_loses_nothing(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+def test_killed_actor_mid_run_loses_nothing(local_ray: ClusterInfo, gelu, tmp_path: Path, db) -> None:
     seed = (ROOT / "examples" / "gelu" / "seed.py").read_text() + f"\n# flag: {tmp_path / 'flag'}\n"
     spec = gelu.__class__(name=gelu.name, source=gelu.source, settings=gelu.settings.model_copy(update={
         "seeds": [seed + f"\n# id {i}\n" for i in range(6)]}), path=gelu.path)
     config = RunConfig(budget=Budget(evaluations=12), evaluation=CPU.model_copy(update={"static_checks": False}))
     pool = RayEvaluatorPool(spec, config.evaluation, cluster=local_ray, actors_per_target=3, actor_class=DiesOnce)
-    outcome = asyncio.run(run_search(spec, config, tmp_path / "run", pool=pool))
+    outcome = asyncio.run(start_search(db, spec, config, out=tmp_path / "run", pool=pool))
     assert (tmp_path / "flag").exists(), "no actor was killed"
-    evaluations = RunStore(tmp_path / "run").evaluations()
+    evaluations = [e for e, _ in load_run(db, outcome.run_id).evaluations]
     ids = [e.candidate_id for e in evaluations]
     assert len(ids) == len(set(ids)) == 12  # each candidate once, none lost
     assert outcome.state.evaluated_count() == 12 and pool.requeued == 1 and pool.crashed == 0
     assert all(e.correct for e in evaluations)
 
 
-def test_run_on_ray_with_real_evaluators(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+def test_run_on_ray_with_real_evaluators(local_ray: ClusterInfo, gelu, tmp_path: Path, db) -> None:
     config = RunConfig(budget=Budget(evaluations=6), evaluation=CPU, workers=2)
-    outcome = asyncio.run(run_search(gelu, config, tmp_path / "run"))
+    outcome = asyncio.run(start_search(db, gelu, config, out=tmp_path / "run"))
     assert outcome.state.evaluated_count() == 6 and outcome.state.correct_count() >= 2
-    records = [json.loads(x) for x in (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()]
-    assert {r["hardware"] for r in records} == {"cpu-interpreter"}
+    assert {e.hardware for e, _ in load_run(db, outcome.run_id).evaluations} == {"cpu-interpreter"}
 
 
-def test_no_gpu_target_stops_the_run(local_ray: ClusterInfo, gelu, tmp_path: Path) -> None:
+def test_no_gpu_target_stops_the_run(local_ray: ClusterInfo, gelu, tmp_path: Path, db) -> None:
     config = RunConfig(budget=Budget(evaluations=2), evaluation=CPU, targets=["H100"])
     with pytest.raises(RunSetupError, match="accelerator 'H100'"):
-        asyncio.run(run_search(gelu, config, tmp_path / "run"))
+        asyncio.run(start_search(db, gelu, config, out=tmp_path / "run"))

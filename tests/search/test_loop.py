@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 from llm_server import Reply, ScriptedLLMServer
 
+from kernelevo.archive.descriptors import descriptor_set
+from kernelevo.driver import run_search, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.search.config import Budget, RunConfig
-from kernelevo.search.run import load_state, run_search
-from kernelevo.search.store import RunStore
+from kernelevo.search.state import replay
 from kernelevo.spec import read_spec
+from kernelevo.storage.recorder import load_run
 from kernelevo.variation.llm import LLMConfig
 from kernelevo.variation.metaprompt import MUTATIONS
 
@@ -39,57 +41,64 @@ def config(evaluations: int, **kw) -> RunConfig:
     return RunConfig(budget=Budget(evaluations=evaluations), evaluation=CPU, ray=False, **kw)
 
 
-def test_offline_search_fills_the_archive(gelu, tmp_path: Path) -> None:
-    outcome = asyncio.run(run_search(gelu, config(10), tmp_path / "run"))
+def test_offline_search_fills_the_archive(gelu, tmp_path: Path, db) -> None:
+    outcome = asyncio.run(start_search(db, gelu, config(10), out=tmp_path / "run"))
     state = outcome.state
-    assert outcome.reason == "evaluation budget (10) reached"
+    assert outcome.reason == "evaluation budget (10) reached" and outcome.status == "finished"
     assert state.evaluated_count() == 10 and state.correct_count() >= 2
     archive = state.archives[(0, "cpu-interpreter")]
     assert len(archive) >= 2  # the two seeds sit in different cells
     assert Counter(c.operator for c in state.candidates.values())["template"] >= 1
     assert state.usage.calls == 0  # no LLM
-    lines = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
-    assert len(lines) == 10 and len({json.loads(x)["candidate_id"] for x in lines}) == 10
+    stored = load_run(db, outcome.run_id).evaluations
+    assert len(stored) == 10 and len({e.candidate_id for e, _ in stored}) == 10
     best = (tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "best.py").read_text()
     assert f"spec sha256: {gelu.sha256}" in best and "class ModelNew" in best and "not a GPU speed" in best
     document = json.loads((tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "archive.json").read_text())
     assert len(document["elites"]) == len(archive) and document["elites"][0]["source"]
 
 
-def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    asyncio.run(run_search(gelu, config(5), out))
-    first = RunStore(out).evaluations()
-    outcome = asyncio.run(run_search(gelu, config(9), out, resume=True))
-    after = RunStore(out).evaluations()
+def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path, db) -> None:
+    from kernelevo.driver import stored_config
+
+    first_run = asyncio.run(start_search(db, gelu, config(5), out=tmp_path / "run"))
+    first = load_run(db, first_run.run_id).evaluations
+    stored_config(db, first_run.run_id, {"budget": {"evaluations": 9}})
+    outcome = asyncio.run(run_search(db, first_run.run_id))
+    after = load_run(db, first_run.run_id).evaluations
     assert outcome.state.evaluated_count() == 9 == len(after)
-    assert [e.candidate_id for e in after[:5]] == [e.candidate_id for e in first]
-    assert len({e.candidate_id for e in after}) == 9  # nothing evaluated twice
-    with pytest.raises(FileExistsError):
-        asyncio.run(run_search(gelu, config(9), out))  # a second fresh run into the same directory
+    assert [e.candidate_id for e, _ in after[:5]] == [e.candidate_id for e, _ in first]
+    assert len({e.candidate_id for e, _ in after}) == 9  # nothing evaluated twice
+    assert outcome.progress["evaluations"] == 9 and outcome.loop.started_evaluations == 5
 
 
 def test_killed_driver_resumes(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "kernelevo.cli", "run", str(ROOT / "examples" / "gelu" / "spec.py"),
-           "--out", str(out), "--device", "cpu", "--plain"]
-    driver = subprocess.Popen([*cmd, "--budget", "evals=40"], start_new_session=True, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    evaluations = out / "evaluations.jsonl"
+    """SIGKILL mid-run: the resumed run keeps every evaluation, in order, and evaluates each candidate once."""
+    from kernelevo.storage.database import open_database
+
+    path = tmp_path / "kernelevo.db"
+    cmd = [sys.executable, "-m", "kernelevo.cli", "run", "--db", str(path), "--device", "cpu", "--plain"]
+    driver = subprocess.Popen([*cmd, str(ROOT / "examples" / "gelu" / "spec.py"), "--budget", "evals=40"],
+                              start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and (not evaluations.exists() or len(evaluations.read_text().splitlines()) < 4):
+    count = 0
+    while time.monotonic() < deadline and count < 4:
         time.sleep(0.5)
+        if path.exists():
+            count = len(load_run(open_database(f"sqlite:///{path}"), 1).evaluations)
     os.killpg(driver.pid, signal.SIGKILL)  # the driver and its judges, as a crash would
     driver.wait()
-    before = RunStore(out).evaluations()
-    made = RunStore(out).candidates()
+    db = open_database(f"sqlite:///{path}")
+    before, made = load_run(db, 1).evaluations, load_run(db, 1).candidates
     assert len(before) >= 4
-    done = subprocess.run([*cmd, "--resume", "--budget", f"evals={len(made) + 2}"], capture_output=True, text=True,
-                          timeout=600)
+    listed = subprocess.run([sys.executable, "-m", "kernelevo.cli", "runs", "--db", str(path), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert json.loads(listed.stdout)[0]["status"] == "interrupted"  # its driver is gone: no lease holds the run
+    done = subprocess.run([*cmd, "--resume", "1", "--budget", f"evals={len(made) + 2}"], capture_output=True,
+                          text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    after = RunStore(out).evaluations()
-    ids = [e.candidate_id for e in after]
-    assert ids[:len(before)] == [e.candidate_id for e in before]  # kept, in order
+    ids = [e.candidate_id for e, _ in load_run(db, 1).evaluations]
+    assert ids[:len(before)] == [e.candidate_id for e, _ in before]  # kept, in order
     assert len(ids) == len(set(ids))  # none counted twice
     assert {c.id for c in made} <= set(ids)  # made before the kill, evaluated after the resume
 
@@ -106,7 +115,7 @@ EVOLVED = "\n".join(f"## {s}\nEvolved advice on {s.lower()}." for s in ("Philoso
 
 
 def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server: ScriptedLLMServer,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+                                               monkeypatch: pytest.MonkeyPatch, db) -> None:
     seed = (ROOT / "examples" / "gelu" / "seed.py").read_text()
     counter = iter(range(10_000))
 
@@ -127,7 +136,8 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
     monkeypatch.setenv("KERNELEVO_TEST_KEY", "sk-test")
     llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_TEST_KEY",
                     max_retries=0)
-    outcome = asyncio.run(run_search(gelu, config(14, llm=llm, evolve_prompts_every=3, in_flight=3), tmp_path / "run"))
+    outcome = asyncio.run(start_search(db, gelu, config(14, llm=llm, evolve_prompts_every=3, in_flight=3),
+                                       out=tmp_path / "run"))
     state = outcome.state
     made_by_llm = [c for c in state.candidates.values() if c.operator.startswith("llm")]
     assert made_by_llm, Counter(c.operator for c in state.candidates.values())
@@ -136,12 +146,13 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
         assert candidate.usage.calls == 1 and candidate.usage.tokens == 150 and candidate.prompt_id is not None
     served = len(llm_server.requests)
     assert state.usage.calls == served  # every call counted: kernels, failures, prompt evolutions
-    replayed = load_state(RunStore(tmp_path / "run"), config(14), list(state.bandit.stats))
+    replayed = replay(load_run(db, outcome.run_id), descriptors=descriptor_set("levels"), tie_tolerance=0.08,
+                      operators=list(state.bandit.stats))
     assert replayed.usage.calls == served  # and stored: a resumed run's token and dollar budgets count them
     assert state.usage.cost_known and state.usage.cost_usd > 0
     evolved = [p for p in state.prompts.prompts if p.parent_id is not None]
     assert evolved and evolved[0].mutation in MUTATIONS and "Evolved advice" in evolved[0].render()
     assert any(f.kind == "unusable_reply" for f in state.failures)
-    stored = json.loads((tmp_path / "run" / "prompts.json").read_text())
-    assert len(stored["prompts"]) == len(state.prompts.prompts)
+    stored = load_run(db, outcome.run_id).prompts
+    assert stored is not None and len(stored.prompts) == len(state.prompts.prompts)
     assert re.search(r"llm-", " ".join(state.bandit.stats))

@@ -1,0 +1,226 @@
+"""Driving one run: what ``kernelevo run`` does, and a run started through the API.
+
+:func:`run_search` takes a run of the database (a new one, or one to resume), holds its
+lease while it drives it (a second driver is refused; a stop requested through the API is
+seen within seconds), rebuilds the search from what is stored, runs the loop with the
+operators, the LLM and the evaluator pool the run's configuration asks for, and leaves the
+run finished, stopped or failed, with its elites exported as files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kernelevo.archive.descriptors import descriptor_set
+from kernelevo.archive.export import export_run
+from kernelevo.records.run import RunStatus
+from kernelevo.search.config import RunConfig
+from kernelevo.search.loop import SearchLoop
+from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
+from kernelevo.search.progress import snapshot
+from kernelevo.search.state import SearchState, replay
+from kernelevo.spec import Spec
+from kernelevo.storage.database import Database, utcnow
+from kernelevo.storage.recorder import RunRecorder, load_run
+from kernelevo.storage.runs import (
+    acquire_lease,
+    create_run,
+    get_run,
+    get_spec,
+    lease_owner_name,
+    release_lease,
+    renew_lease,
+    save_spec,
+    seeds_of,
+    spec_of,
+)
+from kernelevo.variation.llm import LLMClient, missing_key_message
+from kernelevo.variation.operators import build_operators
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 2.0  # how often the driver renews its lease and looks for a stop request
+
+OFFLINE_HINT = (
+    "No LLM configured: searching with the template operator only (block sizes, warps, stages). "
+    "Add one with --model PROVIDER/MODEL, e.g. --model openai/gpt-4o-mini (key in OPENAI_API_KEY) or "
+    "--model openai/qwen2.5-coder --api-base http://localhost:8000/v1 for a local server."
+)
+
+
+class RunSetupError(ValueError):
+    """The run cannot start as configured; the message says how to fix it."""
+
+
+@dataclass
+class RunOutcome:
+    run_id: int
+    reason: str
+    status: RunStatus
+    state: SearchState
+    loop: SearchLoop
+    exported: list[Path]
+    progress: dict[str, Any]
+
+
+def make_llm(config: RunConfig) -> LLMClient | None:
+    if config.llm is None:
+        return None
+    problem = missing_key_message(config.llm)
+    if problem:
+        raise RunSetupError(problem)
+    return LLMClient(config.llm)
+
+
+def make_pool(spec: Spec, config: RunConfig) -> EvaluatorPool:
+    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray), or evaluators in this process."""
+    if config.ray:
+        from kernelevo.distributed import ray_pool
+
+        return ray_pool(spec, config)
+    return LocalEvaluatorPool(spec, config.evaluation, workers=config.workers or 1)
+
+
+def new_run(db: Database, spec: Spec, config: RunConfig, *, owner: str, out: str | Path | None = None,
+            seeds: list[tuple[str, str]] | None = None) -> int:
+    """A new run of ``spec`` in the database (queued until a driver takes it); its id."""
+    with db.session() as session:
+        spec_row = save_spec(session, spec, seeds=seeds)
+        run = create_run(session, spec_id=spec_row.id, config=config.model_dump(mode="json"), owner=owner,
+                         out_dir=str(out) if out else None)
+        return run.id
+
+
+async def start_search(db: Database, spec: Spec, config: RunConfig, *, out: str | Path | None = None,
+                       owner: str = "library", **options: Any) -> RunOutcome:
+    """A new run of ``spec``, driven at once (``options`` go to :func:`run_search`)."""
+    return await run_search(db, new_run(db, spec, config, owner=owner, out=out), **options)
+
+
+def stored_config(db: Database, run_id: int, updates: dict[str, Any] | None = None) -> RunConfig:
+    """The run's configuration, with ``updates`` (a resumed run's new budget, say) applied and stored."""
+    with db.session() as session:
+        run = get_run(session, run_id)
+        config = RunConfig.model_validate({**run.config, **(updates or {})})
+        run.config = config.model_dump(mode="json")
+        return config
+
+
+async def run_search(
+    db: Database,
+    run_id: int,
+    *,
+    pool: EvaluatorPool | None = None,
+    on_start: Callable[[SearchLoop], None] | None = None,
+    on_event: Callable[[str], None] | None = None,
+    export_to: str | Path | None = None,
+) -> RunOutcome:
+    """Drive run ``run_id`` until a budget is reached or it is stopped (see the module docstring)."""
+    owner = lease_owner_name()
+    with db.session() as session:
+        run = acquire_lease(session, run_id, owner)  # RunBusy while another driver is alive
+        spec_row = get_spec(session, run.spec_id)
+        spec, seeds = spec_of(spec_row), seeds_of(spec_row)
+        config = RunConfig.model_validate(run.config)
+        previous_s, out = run.elapsed_s, Path(run.out_dir or f"runs/{spec.name}-{run_id}")
+        run.status, run.stop_requested, run.stop_reason, run.finished_at = RunStatus.RUNNING.value, False, None, None
+        run.started_at = run.started_at or utcnow()
+        run.driver, run.out_dir = f"pid {os.getpid()}", str(out)
+    pool_started = False
+    try:
+        llm = make_llm(config)
+        if llm is None:
+            log.warning(OFFLINE_HINT)
+        operators = build_operators(llm)
+        stored = load_run(db, run_id)
+        state = replay(stored, descriptors=descriptor_set(config.descriptors), tie_tolerance=config.tie_tolerance,
+                       operators=list(operators))
+        pool = pool or make_pool(spec, config)
+        try:
+            await pool.start()
+            pool_started = True
+        except ValueError as exc:  # no worker for a target, a spec that cannot start, and the like
+            await pool.close()  # actors of targets started before the one that failed
+            raise RunSetupError(str(exc)) from None
+        recorder = RunRecorder(db, run_id)
+        loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
+                          llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
+        if not stored.candidates:
+            loop.add_seeds(seeds)
+        if on_start:
+            on_start(loop)
+        _handle_ctrl_c(loop)
+        heartbeat = asyncio.create_task(_heartbeat(db, run_id, owner, loop))
+        try:
+            reason = await loop.run()
+        finally:
+            heartbeat.cancel()
+            if pool_started:
+                await pool.close()
+            recorder.save_prompts(state.prompts)
+        progress = snapshot(loop)
+        recorder.progress(progress, force=True)
+    except BaseException as exc:
+        _finish(db, run_id, owner, RunStatus.FAILED, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+        raise
+    status = RunStatus.FINISHED if "budget" in reason or "exhausted" in reason else RunStatus.STOPPED
+    if "no correct kernel" in reason:
+        status = RunStatus.FAILED
+    _finish(db, run_id, owner, status, reason)
+    exported = export_run(db, run_id, out / "export")
+    if export_to is not None:
+        exported += export_run(db, run_id, Path(export_to))
+    return RunOutcome(run_id, reason, status, state, loop, exported, progress)
+
+
+def _finish(db: Database, run_id: int, owner: str, status: RunStatus, reason: str) -> None:
+    with db.session() as session:
+        run = get_run(session, run_id)
+        if run.lease_owner == owner:
+            run.status, run.stop_reason, run.finished_at = status.value, reason, utcnow()
+        release_lease(session, run_id, owner)
+
+
+async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop) -> None:
+    """Renew the lease; a stop requested through the API (or a lease lost) stops the loop."""
+    while True:
+        await asyncio.sleep(HEARTBEAT_S)
+        try:
+            with db.session() as session:
+                held, stop = renew_lease(session, run_id, owner)
+        except Exception as exc:  # the database went away for a moment: try again
+            log.warning("could not renew the run's lease: %s", exc)
+            continue
+        if not held:
+            loop.stop("another driver took over this run's lease")
+        elif stop:
+            loop.stop("stopped on request (the API)")
+
+
+def _handle_ctrl_c(loop: SearchLoop) -> None:
+    """First Ctrl-C: stop making candidates, finish those being evaluated. Second: stop now."""
+    event_loop = asyncio.get_running_loop()
+    presses = 0
+
+    def on_sigint() -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            log.warning("stopping: finishing the evaluations under way (Ctrl-C again to stop at once)")
+            loop.stop("stopped by Ctrl-C")
+        else:
+            for task in asyncio.all_tasks(event_loop):
+                task.cancel()
+
+    # not possible off the main thread (a test, a Ray worker): then Ctrl-C is theirs to handle
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        event_loop.add_signal_handler(signal.SIGINT, on_sigint)
+        event_loop.add_signal_handler(signal.SIGTERM, lambda: loop.stop("stopped (SIGTERM)"))

@@ -1,0 +1,55 @@
+"""A running search's progress as one flat record: what the display shows, the database stores as an event,
+and the runs table sums up."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kernelevo.search.loop import SearchLoop
+
+
+def snapshot(loop: SearchLoop) -> dict[str, Any]:
+    """Evaluations, correct ones, rates, the best per hardware, coverage, LLM usage.
+
+    Counts are the run's (a resumed run's included); the rate is this session's evaluations
+    over this session's time. Speedups and roofline come only from GPU timings: an
+    interpreted run has ``interpreted`` set and none of them.
+    """
+    state = loop.state
+    n, correct = state.evaluated_count(), state.correct_count()
+    elapsed = loop.elapsed_s()
+    this_session = n - loop.started_evaluations
+    best: dict[str, Any] = {}
+    for hardware in state.hardware_types():
+        found = state.best(hardware)
+        if found is None:
+            continue
+        elite, candidate = found
+        result = state.result_of(candidate.id, hardware)
+        if result is None:
+            continue
+        best[hardware] = {
+            "candidate": candidate.id, "objective": elite.objective, "interpreted": result.interpreted,
+            "kernel_ms": result.kernel.median_ms if result.kernel else None,
+            "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile,
+            "roofline": result.roofline.fraction if result.roofline else None,
+        }
+    coverage = {}
+    for hardware in state.hardware_types():
+        archives = [a for (_, hw), a in state.archives.items() if hw == hardware]
+        coverage[hardware] = {"filled": sum(len(a) for a in archives), "cells": archives[0].cells,
+                              "qd_score": sum(a.qd_score for a in archives)}
+    top = max(best.items(), key=lambda kv: kv[1]["objective"], default=None)
+    gpu = top is not None and not top[1]["interpreted"]
+    return {
+        "evaluations": n, "correct": correct, "candidates": len(state.candidates),
+        "evaluations_per_min": this_session / elapsed * 60 if elapsed > 0 else 0.0,
+        "busy": loop.busy_fraction(), "session_s": elapsed, "elapsed_s": loop.previous_elapsed_s + elapsed,
+        "hardware": top[0] if top else None, "interpreted": bool(top and top[1]["interpreted"]),
+        "best_speedup_eager": top[1]["speedup_eager"] if gpu and top else None,
+        "best_speedup_compile": top[1]["speedup_compile"] if gpu and top else None,
+        "best_roofline": top[1]["roofline"] if gpu and top else None,
+        "best": best, "coverage": coverage,
+        "calls": state.usage.calls, "tokens": state.usage.tokens, "dollars": state.usage.cost_usd,
+    }

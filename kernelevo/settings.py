@@ -1,0 +1,49 @@
+"""kernelevo's service settings: the database, the API server, starting runs (pydantic-settings).
+
+Every field can be set in the environment as ``KERNELEVO_<FIELD>`` (``KERNELEVO_DATABASE_URL``,
+``KERNELEVO_API_PORT``, ...); command-line flags override them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def data_dir() -> Path:
+    """``$KERNELEVO_DATA_DIR``, else ``$XDG_DATA_HOME/kernelevo``, else ``~/.local/share/kernelevo``."""
+    explicit = os.environ.get("KERNELEVO_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kernelevo"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="KERNELEVO_", extra="ignore")
+
+    # SQLAlchemy URL; None: a SQLite file in the data directory. PostgreSQL for a cluster:
+    # postgresql+psycopg://user:password@host/db (postgresql:// is taken to mean psycopg 3)
+    database_url: str | None = None
+    api_host: str = "127.0.0.1"  # loopback unless told otherwise
+    api_port: int = Field(default=8321, ge=1, le=65535)
+    api_reads_open: bool = True  # GET without a token; every mutating route always needs one
+    api_cors_origins: list[str] = Field(default_factory=list)  # none: CORS off
+    api_max_spec_bytes: int = Field(default=1 << 20, gt=0)
+    # where runs started through the API go: a local child process per run, or a Ray job when set
+    ray_address: str | None = None
+    run_slots: int | None = Field(default=None, ge=1)  # runs at once (default: one per GPU, 1 without)
+
+    def resolved_database_url(self, db_path: str | None = None) -> str:
+        """``db_path`` (a SQLite file) if given, else ``database_url``, else the default SQLite file."""
+        if db_path:
+            return f"sqlite:///{Path(db_path).expanduser().resolve()}"
+        if self.database_url:
+            url = self.database_url
+            if url.startswith("postgresql://"):
+                url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+            return url
+        return f"sqlite:///{data_dir() / 'kernelevo.db'}"

@@ -1,0 +1,97 @@
+"""Opening the database: SQLite by default (WAL: readers never block the writer), PostgreSQL by URL.
+
+:func:`open_database` creates the engine, applies the pragmas SQLite needs, and brings the
+schema up to date with Alembic's migrations (``kernelevo/storage/migrations``) before
+anything reads or writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, overload
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@overload
+def as_utc(moment: datetime) -> datetime: ...
+
+
+@overload
+def as_utc(moment: None) -> None: ...
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite gives them back naive)."""
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class Database:
+    """An engine and its sessions. ``with db.session() as s:`` commits on success, rolls back on error."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        options: dict[str, Any] = {"pool_pre_ping": True}
+        if self.sqlite:
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            options["connect_args"] = {"timeout": 30, "check_same_thread": False}
+        self.engine: Engine = create_engine(url, **options)
+        if self.sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def migrate(self) -> None:
+        """Bring the schema to Alembic's head (creates it on an empty database)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def describe(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers (the API) never block the writer (the search)
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL keeps a committed transaction through a crash of the process
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def open_database(url: str) -> Database:
+    """A migrated database at ``url``."""
+    db = Database(url)
+    db.migrate()
+    return db

@@ -1,0 +1,188 @@
+"""Reading runs back: the archive, a candidate with its lineage, progress, operators, the best per spec.
+
+What the API, the dashboard and the exports show, as typed records, from the rows the
+search wrote. Every function takes the session as a keyword argument.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from kernelevo.records.candidate import Candidate, Usage
+from kernelevo.records.result import EvalResult
+from kernelevo.storage.tables import (
+    CandidateRow,
+    EliteRow,
+    EvaluationRow,
+    EventRow,
+    EvolutionRow,
+    FailureRow,
+    PromptRow,
+    RunRow,
+)
+
+
+class StoredCandidate(BaseModel):
+    """A candidate as stored: its global id, its number in its run, and the record itself."""
+
+    id: int
+    run_id: int
+    candidate: Candidate
+
+
+class StoredEvaluation(BaseModel):
+    hardware: str
+    objective: float | None
+    measures: list[float] | None
+    island: int
+    cell: int | None
+    archive_status: str | None
+    result: EvalResult
+
+
+class ArchiveElite(BaseModel):
+    hardware: str
+    island: int
+    cell: int
+    candidate_id: int  # global
+    candidate_number: int
+    objective: float
+    measures: list[float]
+    rel_iqr: float
+    operator: str
+    speedup_eager: float | None
+    speedup_compile: float | None
+    roofline: float | None
+    kernel_ms: float | None
+    interpreted: bool
+
+
+def candidate_record(row: CandidateRow) -> StoredCandidate:
+    return StoredCandidate(id=row.id, run_id=row.run_id, candidate=Candidate(
+        id=row.number, source=row.source, operator=row.operator, parent_ids=list(row.parent_numbers),
+        prompt_id=row.prompt_number, island=row.island, note=row.note, usage=Usage.model_validate(row.usage),
+        created_at=row.created_at))
+
+
+def get_candidate(session: Session, candidate_id: int) -> CandidateRow | None:
+    return session.get(CandidateRow, candidate_id)
+
+
+def candidate_by_number(session: Session, run_id: int, number: int) -> CandidateRow | None:
+    return session.scalar(select(CandidateRow).where(CandidateRow.run_id == run_id, CandidateRow.number == number))
+
+
+def evaluations_of(session: Session, candidate_id: int) -> list[StoredEvaluation]:
+    return [StoredEvaluation(hardware=e.hardware, objective=e.objective, measures=e.measures, island=e.island,
+                             cell=e.cell, archive_status=e.archive_status, result=EvalResult.model_validate(e.result))
+            for e in session.scalars(select(EvaluationRow).where(EvaluationRow.candidate_id == candidate_id)
+                                     .order_by(EvaluationRow.id))]
+
+
+def children_of(session: Session, row: CandidateRow) -> list[CandidateRow]:
+    """Candidates of the same run made from this one (parents are stored as a list on the child)."""
+    rows = session.scalars(select(CandidateRow).where(CandidateRow.run_id == row.run_id,
+                                                      CandidateRow.number > row.number))
+    return [c for c in rows if row.number in c.parent_numbers]
+
+
+def lineage(session: Session, row: CandidateRow, limit: int = 200) -> list[CandidateRow]:
+    """The chain back to a seed through each first parent: the candidate first."""
+    chain, seen = [row], {row.number}
+    current = row
+    while current.parent_numbers and len(chain) < limit:
+        parent = candidate_by_number(session, row.run_id, current.parent_numbers[0])
+        if parent is None or parent.number in seen:
+            break
+        chain.append(parent)
+        seen.add(parent.number)
+        current = parent
+    return chain
+
+
+def archive(session: Session, run_id: int, hardware: str | None = None) -> list[ArchiveElite]:
+    """The run's elites (every island), fastest first, with the evaluation that put each there."""
+    query = (select(EliteRow, CandidateRow.operator).join(CandidateRow, CandidateRow.id == EliteRow.candidate_id)
+             .where(EliteRow.run_id == run_id).order_by(EliteRow.objective.desc()))
+    if hardware is not None:
+        query = query.where(EliteRow.hardware == hardware)
+    elites = []
+    for elite, operator in session.execute(query):
+        evaluation = session.scalar(select(EvaluationRow).where(
+            EvaluationRow.candidate_id == elite.candidate_id, EvaluationRow.hardware == elite.hardware))
+        elites.append(ArchiveElite(
+            hardware=elite.hardware, island=elite.island, cell=elite.cell, candidate_id=elite.candidate_id,
+            candidate_number=elite.candidate_number, objective=elite.objective, measures=list(elite.measures),
+            rel_iqr=elite.rel_iqr, operator=operator,
+            speedup_eager=evaluation.speedup_eager if evaluation else None,
+            speedup_compile=evaluation.speedup_compile if evaluation else None,
+            roofline=evaluation.roofline if evaluation else None,
+            kernel_ms=evaluation.kernel_ms if evaluation else None,
+            interpreted=evaluation.interpreted if evaluation else False))
+    return elites
+
+
+def hardware_of(session: Session, run_id: int | None = None) -> list[str]:
+    query = select(EvaluationRow.hardware).distinct()
+    if run_id is not None:
+        query = query.where(EvaluationRow.run_id == run_id)
+    return sorted(session.scalars(query))
+
+
+def events_after(session: Session, run_id: int, after_id: int = 0, limit: int = 1000) -> list[EventRow]:
+    return list(session.scalars(select(EventRow).where(EventRow.run_id == run_id, EventRow.id > after_id)
+                                .order_by(EventRow.id).limit(limit)))
+
+
+def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
+    """Per operator: candidates made, evaluated correct, archive entries (new cells, improvements),
+    failures to produce, and the tokens and dollars it spent."""
+    stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": 0, "correct": 0, "archive_entries": 0,
+                                                            "failures": 0, "tokens": 0, "dollars": 0.0})
+    for operator, usage in session.execute(select(CandidateRow.operator, CandidateRow.usage)
+                                           .where(CandidateRow.run_id == run_id)):
+        s = stats[operator]
+        s["candidates"] += 1
+        s["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+        s["dollars"] += usage.get("cost_usd", 0.0)
+    evaluated = (select(CandidateRow.operator, EvaluationRow.correct, EvaluationRow.archive_status)
+                 .join(CandidateRow, CandidateRow.id == EvaluationRow.candidate_id)
+                 .where(EvaluationRow.run_id == run_id))
+    for operator, correct, status in session.execute(evaluated):
+        stats[operator]["correct"] += bool(correct)
+        stats[operator]["archive_entries"] += status in ("new_cell", "improved")
+    for operator, usage in session.execute(select(FailureRow.operator, FailureRow.usage)
+                                           .where(FailureRow.run_id == run_id)):
+        s = stats[operator]
+        s["failures"] += 1
+        s["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+        s["dollars"] += usage.get("cost_usd", 0.0)
+    return dict(stats)
+
+
+def prompts_of(session: Session, run_id: int) -> list[PromptRow]:
+    return list(session.scalars(select(PromptRow).where(PromptRow.run_id == run_id).order_by(PromptRow.number)))
+
+
+def evolutions_of(session: Session, run_id: int) -> list[EvolutionRow]:
+    return list(session.scalars(select(EvolutionRow).where(EvolutionRow.run_id == run_id).order_by(EvolutionRow.id)))
+
+
+def best_per_spec(session: Session, spec_id: int) -> dict[str, EliteRow]:
+    """The fastest elite of any run of the spec, per hardware type."""
+    best: dict[str, EliteRow] = {}
+    query = (select(EliteRow).join(RunRow, RunRow.id == EliteRow.run_id).where(RunRow.spec_id == spec_id)
+             .order_by(EliteRow.objective.desc()))
+    for elite in session.scalars(query):
+        best.setdefault(elite.hardware, elite)
+    return best
+
+
+def count_candidates(session: Session, run_id: int) -> int:
+    return int(session.scalar(select(func.count()).select_from(CandidateRow).where(CandidateRow.run_id == run_id))
+               or 0)

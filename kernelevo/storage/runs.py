@@ -1,0 +1,175 @@
+"""Specs and runs in the database: creating them, finding them, and the lease that lets one driver write a run.
+
+Functions take the session as a keyword argument and leave committing to the caller
+(``with db.session() as s:``), so several of them make one transaction.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from kernelevo.records.run import RunInfo, RunStatus
+from kernelevo.spec.settings import parse_settings
+from kernelevo.spec.spec import Spec
+from kernelevo.storage.database import as_utc, utcnow
+from kernelevo.storage.tables import RunRow, SpecRow
+
+LEASE_S = 30.0  # a driver renews its lease every few seconds; one not renewed for this long is gone
+
+
+class RunNotFound(LookupError):
+    """No run (or spec) with that id."""
+
+
+class RunBusy(RuntimeError):
+    """Another driver holds the run's lease."""
+
+
+# -- specs -------------------------------------------------------------------------------------------
+def save_spec(session: Session, spec: Spec, *, seeds: list[tuple[str, str]] | None = None,
+              report: dict[str, Any] | None = None) -> SpecRow:
+    """The spec's row, added if its source is new (a spec is identified by its source's hash).
+
+    ``seeds`` (name, source) default to the spec's own, read from the files next to it.
+    """
+    row = session.scalar(select(SpecRow).where(SpecRow.sha256 == spec.sha256))
+    if row is None:
+        found = spec.seed_sources() if seeds is None else seeds
+        row = SpecRow(name=spec.name, sha256=spec.sha256, source=spec.source,
+                      settings=spec.settings.model_dump(mode="json"), seeds=[list(s) for s in found], report=report,
+                      created_at=utcnow())
+        session.add(row)
+        session.flush()
+    elif report is not None and row.report is None:
+        row.report = report
+    return row
+
+
+def spec_of(row: SpecRow) -> Spec:
+    """The :class:`Spec` stored in ``row`` (read from its source, never run)."""
+    return Spec(name=row.name, source=row.source, settings=parse_settings(row.source, filename=f"<spec {row.name}>"))
+
+
+def seeds_of(row: SpecRow) -> list[tuple[str, str]]:
+    return [(name, source) for name, source in row.seeds]
+
+
+def get_spec(session: Session, spec_id: int) -> SpecRow:
+    row = session.get(SpecRow, spec_id)
+    if row is None:
+        raise RunNotFound(f"no spec {spec_id}")
+    return row
+
+
+# -- runs ----------------------------------------------------------------------------------------------
+def create_run(session: Session, *, spec_id: int, config: dict[str, Any], owner: str,
+               status: RunStatus = RunStatus.QUEUED, out_dir: str | None = None) -> RunRow:
+    row = RunRow(spec_id=spec_id, status=status.value, config=config, owner=owner, created_at=utcnow(),
+                 out_dir=out_dir)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def get_run(session: Session, run_id: int, *, for_update: bool = False) -> RunRow:
+    query = select(RunRow).where(RunRow.id == run_id)
+    row = session.scalar(query.with_for_update() if for_update else query)
+    if row is None:
+        raise RunNotFound(f"no run {run_id} (kernelevo runs lists them)")
+    return row
+
+
+def status_of(row: RunRow) -> RunStatus:
+    """The stored status, except a running run whose driver stopped renewing its lease: interrupted."""
+    status = RunStatus(row.status)
+    if status == RunStatus.RUNNING and not _lease_held(row):
+        return RunStatus.INTERRUPTED
+    return status
+
+
+def run_info(session: Session, row: RunRow) -> RunInfo:
+    spec = session.get(SpecRow, row.spec_id)
+    status = status_of(row)
+    position = None
+    if status == RunStatus.QUEUED:
+        position = session.scalar(select(func.count()).select_from(RunRow).where(
+            RunRow.status == RunStatus.QUEUED.value, RunRow.id < row.id))
+    return RunInfo(
+        id=row.id, spec_id=row.spec_id, spec_name=spec.name if spec else "?", status=status, config=row.config,
+        owner=row.owner, created_at=as_utc(row.created_at), started_at=as_utc(row.started_at),
+        finished_at=as_utc(row.finished_at), stop_reason=row.stop_reason, stop_requested=row.stop_requested,
+        driver=row.driver, out_dir=row.out_dir, queue_position=position, hardware=row.hardware,
+        interpreted=row.interpreted, evaluations=row.evaluations, correct=row.correct,
+        best_speedup_eager=row.best_speedup_eager, best_speedup_compile=row.best_speedup_compile,
+        best_roofline=row.best_roofline, tokens=row.tokens, dollars=row.dollars, elapsed_s=row.elapsed_s,
+    )
+
+
+def list_runs(session: Session, *, status: str | None = None, spec_id: int | None = None, limit: int = 100,
+              offset: int = 0) -> list[RunRow]:
+    query = select(RunRow).order_by(RunRow.id.desc())
+    if spec_id is not None:
+        query = query.where(RunRow.spec_id == spec_id)
+    if status is not None:
+        query = query.where(RunRow.status == status)
+    return list(session.scalars(query.limit(limit).offset(offset)))
+
+
+# -- the lease -----------------------------------------------------------------------------------------
+def lease_owner_name() -> str:
+    """This driver: host, process and a random tag (a restarted process on the same pid is another driver)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _lease_held(row: RunRow) -> bool:
+    """Someone holds the lease: not expired, and (on this host) its process is alive."""
+    expires = as_utc(row.lease_expires_at)
+    if row.lease_owner is None or expires is None or expires <= utcnow():
+        return False
+    host, _, rest = row.lease_owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host == socket.gethostname() and pid.isdigit():
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return False  # it died without letting go (a SIGKILL): gone at once, not in LEASE_S
+        except PermissionError:
+            pass
+    return True
+
+
+def acquire_lease(session: Session, run_id: int, owner: str) -> RunRow:
+    """Take the run for this driver; :class:`RunBusy` while another driver is alive."""
+    row = get_run(session, run_id, for_update=True)
+    if row.lease_owner not in (None, owner) and _lease_held(row):
+        expires = as_utc(row.lease_expires_at)
+        left = (expires - utcnow()).total_seconds() if expires else 0
+        host, _, rest = (row.lease_owner or "").partition(":")
+        raise RunBusy(f"run {run_id} is being driven by process {rest.partition(':')[0]} on {host} (its lease runs "
+                      f"{left:.0f} s more unless renewed): stop it first (Ctrl-C, or the API's stop), or wait until "
+                      "it is gone")
+    row.lease_owner = owner
+    row.lease_expires_at = utcnow() + timedelta(seconds=LEASE_S)
+    return row
+
+
+def renew_lease(session: Session, run_id: int, owner: str) -> tuple[bool, bool]:
+    """Extend this driver's lease; ``(still held, stop requested)``."""
+    row = get_run(session, run_id, for_update=True)
+    if row.lease_owner != owner:
+        return False, True
+    row.lease_expires_at = utcnow() + timedelta(seconds=LEASE_S)
+    return True, row.stop_requested
+
+
+def release_lease(session: Session, run_id: int, owner: str) -> None:
+    row = get_run(session, run_id, for_update=True)
+    if row.lease_owner == owner:
+        row.lease_owner, row.lease_expires_at = None, None

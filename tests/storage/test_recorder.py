@@ -1,0 +1,104 @@
+"""The search's writes, read back in order (SQLite and PostgreSQL): what a resumed run replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
+from kernelevo.records.elite import Elite
+from kernelevo.records.result import EvalResult, KernelMetadata, Stage, Timing
+from kernelevo.spec import read_spec
+from kernelevo.storage import queries
+from kernelevo.storage.recorder import RunRecorder, load_run
+from kernelevo.storage.runs import create_run, save_spec
+from kernelevo.storage.tables import EliteRow, RunRow
+from kernelevo.variation.metaprompt import PromptArchive
+
+
+def new_run(db, examples_dir: Path) -> int:
+    with db.session() as session:
+        spec = save_spec(session, read_spec(str(examples_dir / "gelu" / "spec.py")))
+        return create_run(session, spec_id=spec.id, config={"descriptors": "levels"}, owner="test").id
+
+
+def candidate(i: int, **fields: object) -> Candidate:
+    return Candidate(**{"id": i, "source": f"# kernel {i}\nBLOCK = {1 << i}\n", "operator": "template", **fields})
+
+
+def evaluated(i: int, *, ms: float = 0.2, status: str = "new_cell", cell: int = 3) -> Evaluated:
+    result = EvalResult(correct=True, stage=Stage.VERDICT, speedup_eager=0.3 / ms,
+                        kernel=Timing(median_ms=ms, iqr_ms=0.004, min_ms=ms, mean_ms=ms, repetitions=50,
+                                      method="cuda_events"),
+                        kernels=[KernelMetadata(name="gelu_kernel", launches=1, registers=32, num_warps=4)])
+    return Evaluated(candidate_id=i, hardware="h200", result=result, objective=0.405, measures=[1.5, 1.5, 0.5],
+                     island=0, cell=cell, archive_status=status)
+
+
+def test_records_come_back_as_they_were_written(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    usage = Usage(calls=1, prompt_tokens=100, completion_tokens=50, cost_usd=0.001, model="m")
+    recorder.add_candidate(candidate(0, operator="seed"))
+    recorder.add_candidate(candidate(1, parent_ids=[0], prompt_id=0, usage=usage, note="BLOCK 1 -> 2"))
+    recorder.add_evaluations([evaluated(0)])
+    recorder.add_failure(OperatorFailure(operator="llm-diff", kind="unusable_reply", message="no code",
+                                         parent_ids=[1], usage=usage))
+    recorder.add_evolution(PromptEvolution(parent_id=0, mutation="improve", prompt_id=1, usage=usage))
+    prompts = PromptArchive.with_default()
+    prompts.add({"philosophy": "p", "strategies": "s", "pitfalls": "x", "analysis": "a"}, parent_id=0,
+                mutation="improve")
+    recorder.save_prompts(prompts)
+    stored = load_run(any_db, run_id)
+    assert [c.id for c in stored.candidates] == [0, 1]
+    assert stored.candidates[1].parent_ids == [0] and stored.candidates[1].usage == usage
+    assert stored.candidates[1].note == "BLOCK 1 -> 2" and stored.candidates[1].prompt_id == 0
+    (first, measures), = stored.evaluations
+    assert first.candidate_id == 0 and first.result == evaluated(0).result and measures == [1.5, 1.5, 0.5]
+    assert stored.failures[0].kind == "unusable_reply" and stored.failures[0].usage == usage
+    assert stored.evolutions[0].mutation == "improve"
+    assert stored.prompts is not None and [p.id for p in stored.prompts.prompts] == [0, 1]
+    assert stored.prompts.prompts[1].mutation == "improve"
+
+
+def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    for i in range(3):
+        recorder.add_candidate(candidate(i))
+    recorder.add_evaluations([evaluated(0, ms=0.3)])
+    recorder.add_evaluations([evaluated(1, ms=0.2, status="improved")])  # the same cell, faster
+    recorder.add_evaluations([evaluated(2, ms=0.4, status="worse")])  # not an elite
+    recorder.save_elite("h200", 1, Elite(1, 0.405, (1.5, 1.5, 0.5), 3, 0.02))  # a migration to island 1
+    with any_db.session() as session:
+        rows = session.query(EliteRow).order_by(EliteRow.island).all()
+        assert [(r.island, r.cell, r.candidate_number) for r in rows] == [(0, 3, 1), (1, 3, 1)]
+        elites = queries.archive(session, run_id, "h200")
+        assert {e.candidate_number for e in elites} == {1} and elites[0].kernel_ms == 0.2
+        assert elites[0].speedup_eager == pytest.approx(1.5) and elites[0].operator == "template"
+
+
+def test_progress_updates_the_runs_summary_at_most_once_a_second(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    recorder.progress({"evaluations": 3, "correct": 2, "best_speedup_eager": 1.4, "hardware": "h200"})
+    recorder.progress({"evaluations": 4, "correct": 3})  # within the second: dropped
+    recorder.progress({"evaluations": 5, "correct": 3}, force=True)  # an improvement: kept
+    with any_db.session() as session:
+        row = session.get(RunRow, run_id)
+        assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (5, 3, 1.4, "h200")
+        assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [3, 5]
+
+
+def test_lineage_and_children(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    recorder.add_candidate(candidate(0, operator="seed"))
+    recorder.add_candidate(candidate(1, parent_ids=[0]))
+    recorder.add_candidate(candidate(2, parent_ids=[1, 0], operator="llm-crossover"))
+    with any_db.session() as session:
+        last = queries.candidate_by_number(session, run_id, 2)
+        assert [c.number for c in queries.lineage(session, last)] == [2, 1, 0]
+        seed = queries.candidate_by_number(session, run_id, 0)
+        assert [c.number for c in queries.children_of(session, seed)] == [1, 2]
