@@ -7,6 +7,8 @@
     kernelevo eval SPEC KERNEL [KERNEL ...] [--json]   judge kernels against a spec, in one warm judge
     kernelevo eval --kernelbench PROBLEMS KERNELS      judge KernelBench generations against their problems
     kernelevo spec SPEC [--json]          check a spec and describe its variants
+    kernelevo serve [--host H --port P]   the REST API (OpenAPI at /docs); starts runs queued through it
+    kernelevo token create NAME | list | revoke ID   API tokens
 
 The database is a SQLite file in the user's data directory, ``--db PATH``, or
 ``KERNELEVO_DATABASE_URL`` (PostgreSQL for a cluster).
@@ -99,6 +101,16 @@ def _parser() -> argparse.ArgumentParser:
                     help="the spec file the imported run was made from (by default looked up by its hash in the "
                          "database and under examples/); may be given several times")
 
+    sv = sub.add_parser("serve", parents=[db], help="serve the REST API (and start the runs queued through it)")
+    sv.add_argument("--host", default=None, help="address to bind (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=None, help="port (default 8321)")
+    sv.add_argument("--no-launch", action="store_true",
+                    help="start no runs: runs submitted here wait for another server (or kernelevo run --resume)")
+
+    tk = sub.add_parser("token", parents=[db], help="API tokens: create NAME, list, revoke ID")
+    tk.add_argument("action", choices=["create", "list", "revoke"])
+    tk.add_argument("name", nargs="?", help="create: the token's name; revoke: its id")
+
     sp = sub.add_parser("spec", help="check a spec in an isolated child and describe its variants")
     sp.add_argument("spec")
     sp.add_argument("--json", action="store_true")
@@ -111,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     console = Console(stderr=False)
+    if args.command in ("serve", "token"):
+        from kernelevo import service_cli
+
+        return {"serve": service_cli.serve, "token": service_cli.token}[args.command](args, console)
     if args.command in ("run", "runs", "import"):
         from kernelevo import run_cli
 

@@ -28,6 +28,16 @@ def cuda_present() -> bool:
     return _torch_cuda_version() is not None
 
 
+def visible_gpus() -> int:
+    """GPUs this process may use, counted without importing torch (0 where torch can use none)."""
+    if not cuda_present():
+        return 0
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip()])
+    return len(glob.glob("/dev/nvidia[0-9]*"))
+
+
 def _torch_cuda_version() -> str | None:
     """The CUDA version torch was built for (``torch/version.py``), without importing torch."""
     import importlib.util

@@ -1,0 +1,71 @@
+"""What every route depends on: the database session, and who is asking."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from kernelevo.settings import Settings
+from kernelevo.storage.database import Database
+from kernelevo.storage.tokens import verify_token
+
+bearer = HTTPBearer(auto_error=False, description="a token from `kernelevo token create NAME`")
+
+
+def database(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def settings(request: Request) -> Settings:
+    found: Settings = request.app.state.settings
+    return found
+
+
+def session(db: Annotated[Database, Depends(database)]) -> Iterator[Session]:
+    with db.session() as s:
+        yield s
+
+
+DatabaseDep = Annotated[Database, Depends(database)]
+SettingsDep = Annotated[Settings, Depends(settings)]
+SessionDep = Annotated[Session, Depends(session)]
+
+
+def _token_name(db: Database, credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        return None
+    with db.session() as s:
+        row = verify_token(s, credentials.credentials)
+        return row.name if row is not None else None
+
+
+def writer(db: DatabaseDep, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+    """The token's name; every mutating route needs one (401 without, or with a revoked or unknown one)."""
+    name = _token_name(db, credentials)
+    if name is None:
+        raise HTTPException(401, "a valid bearer token is needed (kernelevo token create NAME)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return name
+
+
+def reader(db: DatabaseDep, config: SettingsDep,
+           credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
+    """Reads are open (the default, on a server bound to loopback) or need a token too."""
+    if not config.api_reads_open and _token_name(db, credentials) is None:
+        raise HTTPException(401, "this server needs a bearer token for reads too",
+                            headers={"WWW-Authenticate": "Bearer"})
+
+
+WriterDep = Annotated[str, Depends(writer)]
+ReadDep = Depends(reader)
+
+MAX_ID = 2**63 - 1  # the databases' integer ids are 64-bit
+IdPath = Annotated[int, Path(ge=1, le=MAX_ID)]
+OptionalId = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+After = Annotated[int, Query(ge=0, le=MAX_ID)]
+

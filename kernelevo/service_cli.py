@@ -1,0 +1,60 @@
+"""``kernelevo serve`` and ``kernelevo token``: the API server and the tokens that let a client change things.
+
+    kernelevo serve [--host 127.0.0.1] [--port 8321]    the REST API (OpenAPI at /docs)
+    kernelevo token create NAME                         a new token, shown once
+    kernelevo token list | revoke ID
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+
+from kernelevo.run_cli import EXIT_BAD_INPUT, EXIT_OK, database, fail
+from kernelevo.settings import Settings
+
+
+def serve(args: argparse.Namespace, console: Console) -> int:
+    import uvicorn
+
+    from kernelevo.api import create_app
+
+    settings = Settings()
+    host, port = args.host or settings.api_host, args.port or settings.api_port
+    db = database(args)
+    console.print(f"kernelevo API on http://{host}:{port} (OpenAPI: http://{host}:{port}/docs), database "
+                  f"{db.describe()}", highlight=False)
+    uvicorn.run(create_app(db, settings, launch_runs=not args.no_launch), host=host, port=port, log_level="warning")
+    return EXIT_OK
+
+
+def token(args: argparse.Namespace, console: Console) -> int:
+    from kernelevo.storage.tokens import create_token, list_tokens, revoke_token
+
+    db = database(args)
+    with db.session() as session:
+        if args.action == "create":
+            if not args.name:
+                return fail("kernelevo token create NAME: name the token (who or what uses it)")
+            row, secret = create_token(session, args.name)
+            console.print(f"token {row.id} ({row.name}); shown this once, keep it:", highlight=False)
+            print(secret)
+            return EXIT_OK
+        if args.action == "revoke":
+            if args.name is None or not args.name.isdigit():
+                return fail("kernelevo token revoke ID: the token's id (kernelevo token list)")
+            revoked = revoke_token(session, int(args.name))
+            if revoked is None:
+                return fail(f"no token {args.name}")
+            console.print(f"token {revoked.id} ({revoked.name}) revoked", highlight=False)
+            return EXIT_OK
+        table = Table(title="API tokens")
+        for column in ("id", "name", "created", "revoked"):
+            table.add_column(column)
+        for row in list_tokens(session):
+            table.add_row(str(row.id), row.name, row.created_at.strftime("%Y-%m-%d %H:%M"),
+                          row.revoked_at.strftime("%Y-%m-%d %H:%M") if row.revoked_at else "-")
+        console.print(table)
+    return EXIT_OK if args.action == "list" else EXIT_BAD_INPUT
