@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT))
 
 from mutants import mutants  # noqa: E402
 
+from kernelevo.driver import make_pool  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.candidate import Candidate  # noqa: E402
 from kernelevo.search.config import RunConfig  # noqa: E402
-from kernelevo.search.run import make_pool  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 
 

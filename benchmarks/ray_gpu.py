@@ -1,6 +1,6 @@
 """The same offline search with and without Ray on real GPUs, and its scaling over GPUs.
 
-For each configuration it runs ``run_search`` on one example for a fixed time (template
+For each configuration it runs ``start_search`` on one example for a fixed time (template
 operator only, so no LLM is involved) and reports:
 
 * evaluations per minute of search time (the pools are started before the clock starts), over
@@ -41,11 +41,12 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.loop import SearchLoop  # noqa: E402
-from kernelevo.search.run import run_search  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.storage.database import open_database  # noqa: E402
 
 
 class UtilizationSampler:
@@ -89,7 +90,8 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
         window["start"], window["wall_start"] = loop.started, time.time()
 
     with tempfile.TemporaryDirectory() as out:
-        outcome = asyncio.run(run_search(spec, config, out, on_start=on_start))
+        db = open_database(f"sqlite:///{out}/kernelevo.db")
+        outcome = asyncio.run(start_search(db, spec, config, out=out, on_start=on_start))
     window["end"] = outcome.loop.finished or time.monotonic()
     if mode == "ray":  # the next configuration starts its own local Ray, with its own GPU count
         import ray

@@ -30,10 +30,11 @@ from rich.table import Table  # noqa: E402
 
 from kernelevo.distributed import RayEvaluatorPool, connect  # noqa: E402
 from kernelevo.distributed.simulated import SimulatedEvaluatorActor  # noqa: E402
+from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
-from kernelevo.search.run import run_search  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.storage.database import open_database  # noqa: E402
 
 
 def measure(actors: int, delay: float, evaluations_per_actor: int) -> dict:
@@ -49,7 +50,8 @@ def measure(actors: int, delay: float, evaluations_per_actor: int) -> dict:
                             actor_class=Sleeper)
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        outcome = asyncio.run(run_search(spec, config, out, pool=pool))
+        db = open_database(f"sqlite:///{out}/kernelevo.db")
+        outcome = asyncio.run(start_search(db, spec, config, out=out, pool=pool))
         wall = time.perf_counter() - started
     search_s = outcome.loop.elapsed_s()
     n = outcome.state.evaluated_count()

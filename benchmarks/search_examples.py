@@ -25,17 +25,19 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
-from kernelevo.search.run import run_search  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.storage.database import open_database  # noqa: E402
 
 
 def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> dict:
     spec = read_spec(str(ROOT / "examples" / name / "spec.py"))
     config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=EvalOptions(device=device))
     started = time.perf_counter()
-    outcome = asyncio.run(run_search(spec, config, runs / name, export_to=exports))
+    db = open_database(f"sqlite:///{runs / name}.db")
+    outcome = asyncio.run(start_search(db, spec, config, out=runs / name, export_to=exports))
     wall = time.perf_counter() - started
     state = outcome.state
     results = [e.result for v in state.evaluations.values() for e in v]

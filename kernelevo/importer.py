@@ -105,7 +105,7 @@ def _import_run_dir(db: Database, directory: Path, spec_files: list[Path]) -> st
     for candidate in candidates:
         recorder.add_candidate(candidate)
     state = SearchState(descriptors=descriptor_set(config.get("descriptors", "levels")),
-                        tie_tolerance=config.get("tie_tolerance", 0.08), operators=[])
+                        tie_tolerance=config.get("tie_tolerance", 0.08), operators=["template"])
     for candidate in candidates:
         state.add_candidate(candidate)
     for stored in _records(directory / "evaluations.jsonl", Evaluated):
