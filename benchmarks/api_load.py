@@ -7,7 +7,9 @@ GPU-shaped results; the archive as the search would leave it). Then, at once:
 - a writer process keeps the run going through the search's own writer (a candidate, its
   evaluation, a progress snapshot), at ``--writes-per-s``, timing each write;
 - this process runs ``--clients`` concurrent HTTP clients for ``--seconds``, each reading the
-  run's status and its archive in turn.
+  run's status and its archive in turn, one request every ``--interval`` seconds (a dashboard
+  polling four times a second by default; 0: back to back, which measures the server's
+  capacity rather than the latency a client sees).
 
 Reported: requests, errors, p50 and p99 latency per route; the writer's median and largest
 write, and its writes over 100 ms (stalls). Targets: p99 under 100 ms, no errors, no write
@@ -72,30 +74,38 @@ def writer(url: str, run_id: int, first: int, rate: float, seconds: float, out: 
     out.put(times)
 
 
-async def clients(url: str, run_id: int, count: int, seconds: float) -> dict[str, list[float] | int]:
+async def clients(url: str, run_id: int, count: int, seconds: float,
+                  interval: float) -> dict[str, list[float] | int]:
+    """``count`` clients on one aiohttp session (a lean client: httpx's own cost blurred the server's tail)."""
+    import aiohttp
+
     latencies: dict[str, list[float]] = {"status": [], "archive": []}
     errors = 0
     deadline = time.monotonic() + seconds
 
-    async def one(client: httpx.AsyncClient, n: int) -> None:
+    async def one(session: aiohttp.ClientSession, n: int) -> None:
         nonlocal errors
-        routes = [("status", f"/api/runs/{run_id}"), ("archive", f"/api/runs/{run_id}/archive")]
+        routes = [("status", f"{url}/api/runs/{run_id}"), ("archive", f"{url}/api/runs/{run_id}/archive")]
         k = n
+        await asyncio.sleep(interval * n / count)  # the clients' requests spread over the interval
         while time.monotonic() < deadline:
             name, path = routes[k % 2]
             k += 1
             started = time.perf_counter()
             try:
-                response = await client.get(path)
-                ok = response.status_code == 200
-            except httpx.HTTPError:
+                async with session.get(path) as response:
+                    await response.read()
+                    ok = response.status == 200
+            except aiohttp.ClientError:
                 ok = False
-            latencies[name].append((time.perf_counter() - started) * 1e3)
+            took = time.perf_counter() - started
+            latencies[name].append(took * 1e3)
             errors += not ok
+            await asyncio.sleep(max(0.0, interval - took))  # a dashboard polls; interval 0: as fast as it can
 
-    limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
-        await asyncio.gather(*(one(client, n) for n in range(count)))
+    connector = aiohttp.TCPConnector(limit=count)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=30)) as session:
+        await asyncio.gather(*(one(session, n) for n in range(count)))
     return {**latencies, "errors": errors}
 
 
@@ -123,14 +133,14 @@ def run_one(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
         write = multiprocessing.get_context("spawn").Process(
             target=writer, args=(url, run_id, args.history, args.writes_per_s, args.seconds, results))
         write.start()
-        read = asyncio.run(clients(base, run_id, args.clients, args.seconds))
+        read = asyncio.run(clients(base, run_id, args.clients, args.seconds, args.interval))
         writes = results.get(timeout=120)
         write.join()
     finally:
         server.terminate()
         server.wait(timeout=30)
     row: dict[str, Any] = {"database": name, "clients": args.clients, "seconds": args.seconds,
-                           "history": args.history, "errors": read["errors"]}
+                           "interval_s": args.interval, "history": args.history, "errors": read["errors"]}
     for route in ("status", "archive"):
         values = read[route]
         assert isinstance(values, list)
@@ -145,6 +155,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--interval", type=float, default=0.25,
+                        help="seconds between one client's requests (a dashboard polling); 0: back to back")
     parser.add_argument("--history", type=int, default=2000, help="evaluated candidates already in the run")
     parser.add_argument("--writes-per-s", type=float, default=10.0, help="evaluations the writer adds a second")
     parser.add_argument("--postgres", default=None, help="a PostgreSQL URL, or 'auto' to start a throwaway server")
@@ -156,7 +168,8 @@ def main() -> None:
             row = run_one(name, url, args)
             rows.append(row)
             status, archive, write = row["status"], row["archive"], row["writer"]
-            print(f"{name}: {status['requests'] + archive['requests']} requests, {row['errors']} errors; "
+            print(f"{name} (interval {args.interval:g} s): {status['requests'] + archive['requests']} requests, "
+                  f"{row['errors']} errors; "
                   f"status p50 {status['p50_ms']:.1f} ms p99 {status['p99_ms']:.1f}; archive p50 "
                   f"{archive['p50_ms']:.1f} p99 {archive['p99_ms']:.1f}; writer {write['writes']} writes, "
                   f"median {write['median_ms']:.1f} ms, max {write['max_ms']:.1f}, {write['over_100ms']} over 100 ms")

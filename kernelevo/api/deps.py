@@ -16,12 +16,12 @@ from kernelevo.storage.tokens import verify_token
 bearer = HTTPBearer(auto_error=False, description="a token from `kernelevo token create NAME`")
 
 
-def database(request: Request) -> Database:
+async def database(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 
 
-def settings(request: Request) -> Settings:
+async def settings(request: Request) -> Settings:
     found: Settings = request.app.state.settings
     return found
 
@@ -53,8 +53,8 @@ def writer(db: DatabaseDep, credentials: Annotated[HTTPAuthorizationCredentials 
     return name
 
 
-def reader(db: DatabaseDep, config: SettingsDep,
-           credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
+async def reader(db: DatabaseDep, config: SettingsDep,
+                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
     """Reads are open (the default, on a server bound to loopback) or need a token too."""
     if not config.api_reads_open and _token_name(db, credentials) is None:
         raise HTTPException(401, "this server needs a bearer token for reads too",

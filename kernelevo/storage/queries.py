@@ -106,25 +106,21 @@ def lineage(session: Session, row: CandidateRow, limit: int = 200) -> list[Candi
 
 
 def archive(session: Session, run_id: int, hardware: str | None = None) -> list[ArchiveElite]:
-    """The run's elites (every island), fastest first, with the evaluation that put each there."""
-    query = (select(EliteRow, CandidateRow.operator).join(CandidateRow, CandidateRow.id == EliteRow.candidate_id)
+    """The run's elites (every island), fastest first, with the evaluation that put each there (one query)."""
+    query = (select(EliteRow, CandidateRow.operator, EvaluationRow.speedup_eager, EvaluationRow.speedup_compile,
+                    EvaluationRow.roofline, EvaluationRow.kernel_ms, EvaluationRow.interpreted)
+             .join(CandidateRow, CandidateRow.id == EliteRow.candidate_id)
+             .outerjoin(EvaluationRow, (EvaluationRow.candidate_id == EliteRow.candidate_id)
+                        & (EvaluationRow.hardware == EliteRow.hardware))
              .where(EliteRow.run_id == run_id).order_by(EliteRow.objective.desc()))
     if hardware is not None:
         query = query.where(EliteRow.hardware == hardware)
-    elites = []
-    for elite, operator in session.execute(query):
-        evaluation = session.scalar(select(EvaluationRow).where(
-            EvaluationRow.candidate_id == elite.candidate_id, EvaluationRow.hardware == elite.hardware))
-        elites.append(ArchiveElite(
-            hardware=elite.hardware, island=elite.island, cell=elite.cell, candidate_id=elite.candidate_id,
-            candidate_number=elite.candidate_number, objective=elite.objective, measures=list(elite.measures),
-            rel_iqr=elite.rel_iqr, operator=operator,
-            speedup_eager=evaluation.speedup_eager if evaluation else None,
-            speedup_compile=evaluation.speedup_compile if evaluation else None,
-            roofline=evaluation.roofline if evaluation else None,
-            kernel_ms=evaluation.kernel_ms if evaluation else None,
-            interpreted=evaluation.interpreted if evaluation else False))
-    return elites
+    return [ArchiveElite(hardware=elite.hardware, island=elite.island, cell=elite.cell,
+                         candidate_id=elite.candidate_id, candidate_number=elite.candidate_number,
+                         objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr,
+                         operator=operator, speedup_eager=eager, speedup_compile=compiled, roofline=roofline,
+                         kernel_ms=kernel_ms, interpreted=bool(interpreted))
+            for elite, operator, eager, compiled, roofline, kernel_ms, interpreted in session.execute(query)]
 
 
 def hardware_of(session: Session, run_id: int | None = None) -> list[str]:

@@ -88,7 +88,8 @@ class CandidateRow(Base):
 class EvaluationRow(Base):
     __tablename__ = "evaluations"
     __table_args__ = (Index("ix_evaluations_run_order", "run_id", "id"),
-                      Index("ix_evaluations_run_candidate", "run_id", "candidate_number"))
+                      Index("ix_evaluations_run_candidate", "run_id", "candidate_number"),
+                      Index("ix_evaluations_candidate_hardware", "candidate_id", "hardware"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"))

@@ -184,6 +184,7 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('evaluations', schema=None) as batch_op:
+        batch_op.create_index('ix_evaluations_candidate_hardware', ['candidate_id', 'hardware'], unique=False)
         batch_op.create_index('ix_evaluations_run_candidate', ['run_id', 'candidate_number'], unique=False)
         batch_op.create_index('ix_evaluations_run_order', ['run_id', 'id'], unique=False)
 
@@ -193,6 +194,7 @@ def downgrade() -> None:
     with op.batch_alter_table('evaluations', schema=None) as batch_op:
         batch_op.drop_index('ix_evaluations_run_order')
         batch_op.drop_index('ix_evaluations_run_candidate')
+        batch_op.drop_index('ix_evaluations_candidate_hardware')
 
     op.drop_table('evaluations')
     with op.batch_alter_table('elites', schema=None) as batch_op:
