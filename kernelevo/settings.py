@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     # where runs started through the API go: a local child process per run, or a Ray job when set
     ray_address: str | None = None
     run_slots: int | None = Field(default=None, ge=1)  # runs at once (default: one per GPU, 1 without)
+    # how a driver is started: this Python by default; "kernelevo" where the cluster's nodes have it installed
+    run_command: str | None = None
 
     def resolved_database_url(self, db_path: str | None = None) -> str:
         """``db_path`` (a SQLite file) if given, else ``database_url``, else the default SQLite file."""

@@ -15,12 +15,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, RedirectResponse
 
 import kernelevo
 from kernelevo.api.launcher import RunLauncher
 from kernelevo.api.routes import candidates, meta, prompts, runs, specs
+from kernelevo.api.schemas import Problem
 from kernelevo.settings import Settings
 from kernelevo.storage.database import Database
 from kernelevo.storage.runs import RunNotFound
@@ -62,8 +65,35 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
     async def not_found(_: Request, exc: RunNotFound) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # one line a person reads, as every other error here: "body.spec_id: Input should be ..."
+        problems = ["{}: {}".format(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+        return JSONResponse({"detail": "; ".join(problems[:5])}, status_code=422)
+
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:
         return RedirectResponse("/docs")
 
     return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI document, with every 422 described as what the handler above sends: a one-line detail."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = Problem.model_json_schema()
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            if "422" in operation.get("responses", {}):
+                operation["responses"]["422"] = {
+                    "description": "the request is malformed: the detail says where and why",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schema["components"]["schemas"].pop(unused, None)
+    app.openapi_schema = schema
+    return schema
+

@@ -3,10 +3,11 @@
 A queued run starts as ``kernelevo run --resume ID`` when a slot is free (one per GPU of
 this machine, or ``KERNELEVO_RUN_SLOTS``): a local child process in a session of its own,
 its output in ``<data dir>/logs/run-ID.log``; or, when ``KERNELEVO_RAY_ADDRESS`` is set, a
-Ray job through Ray's Job Submission client. The driver takes the run's lease and sets its
-status itself; a driver that dies before it could (a crash at start, a job that failed) has
-its run marked failed with the end of its log. The drivers outlive this server: a run goes
-on while the API restarts.
+Ray job through Ray's Job Submission client (whose nodes must reach the database: PostgreSQL
+on a real cluster; ``KERNELEVO_RUN_COMMAND=kernelevo`` where they have it installed). The
+driver takes the run's lease and sets its status itself; a driver that dies before it could
+(a crash at start, a job that failed) has its run marked failed with the end of its log. The
+drivers outlive this server: a run goes on while the API restarts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -73,9 +75,11 @@ class RunLauncher:
 
     def _launch(self, run_id: int) -> None:
         env = {**os.environ, "KERNELEVO_DATABASE_URL": self.db.engine.url.render_as_string(hide_password=False)}
-        command = [sys.executable, "-m", "kernelevo.cli", "run", "--resume", str(run_id), "--plain"]
+        program = shlex.split(self.settings.run_command) if self.settings.run_command else \
+            [sys.executable, "-m", "kernelevo.cli"]
+        command = [*program, "run", "--resume", str(run_id), "--plain"]
         if self.settings.ray_address:
-            job_id = self._jobs().submit_job(entrypoint=" ".join(["python", *command[1:]]),
+            job_id = self._jobs().submit_job(entrypoint=shlex.join(command),
                                              runtime_env={"env_vars": {"KERNELEVO_DATABASE_URL":
                                                                        env["KERNELEVO_DATABASE_URL"]}})
             self.launched[run_id] = _Launched(run_id, job_id=job_id)

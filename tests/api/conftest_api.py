@@ -39,17 +39,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(folder: Path, *extra: str) -> Iterator[Server]:
+def start_server(folder: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     db_path = folder / "kernelevo.db"
     db = open_database(f"sqlite:///{db_path}")
     with db.session() as session:
         _, token = create_token(session, "tests")
     db.dispose()
     port = _free_port()
-    env = {**os.environ, "KERNELEVO_DATA_DIR": str(folder), "KERNELEVO_RUN_SLOTS": "1"}
-    env.pop("KERNELEVO_DATABASE_URL", None)
+    environment = {**os.environ, "KERNELEVO_DATA_DIR": str(folder), "KERNELEVO_RUN_SLOTS": "1", **(env or {})}
+    environment.pop("KERNELEVO_DATABASE_URL", None)
     process = subprocess.Popen([sys.executable, "-m", "kernelevo.cli", "serve", "--db", str(db_path), "--port",
-                                str(port), *extra], env=env, cwd=folder, start_new_session=True,
+                                str(port), *extra], env=environment, cwd=folder, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "w"))  # noqa: SIM115
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -76,3 +76,26 @@ def test_job_without_the_token_is_refused(ray_head) -> None:
     done = subprocess.run([RAY, "job", "list", "--address", address], env=wrong, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode != 0 and "token" in (done.stdout + done.stderr).lower()
+
+
+def test_a_run_submitted_to_the_api_starts_as_a_ray_job(ray_head, tmp_path: Path) -> None:
+    """With a Ray address configured, the API's launcher submits the run's driver as a Ray job."""
+    from conftest_api import gelu_spec_body, start_server
+
+    address, env = ray_head
+    server_env = {**env, "KERNELEVO_RAY_ADDRESS": address}
+    for server in start_server(tmp_path, env=server_env):
+        with server.client() as client:
+            spec_id = client.post("/api/specs", json=gelu_spec_body()).json()["id"]
+            run = client.post("/api/runs", json={"spec_id": spec_id, "config": {
+                "budget": {"evaluations": 3}, "evaluation": {"device": "cpu"}, "ray": False}}).json()
+            deadline = time.monotonic() + 600
+            info = run
+            while time.monotonic() < deadline and info["status"] not in ("finished", "failed"):
+                time.sleep(1)
+                info = client.get(f"/api/runs/{run['id']}").json()
+            assert info["status"] == "finished", info
+            assert info["driver"].startswith("pid") and info["evaluations"] == 3
+        jobs = subprocess.run([RAY, "job", "list", "--address", address], env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert "kernelevo.cli run --resume" in jobs.stdout and "SUCCEEDED" in jobs.stdout
