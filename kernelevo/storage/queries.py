@@ -13,7 +13,6 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from kernelevo.records.candidate import Candidate, Usage
 from kernelevo.records.result import EvalResult
 from kernelevo.storage.tables import (
     CandidateRow,
@@ -25,14 +24,6 @@ from kernelevo.storage.tables import (
     PromptRow,
     RunRow,
 )
-
-
-class StoredCandidate(BaseModel):
-    """A candidate as stored: its global id, its number in its run, and the record itself."""
-
-    id: int
-    run_id: int
-    candidate: Candidate
 
 
 class StoredEvaluation(BaseModel):
@@ -60,13 +51,6 @@ class ArchiveElite(BaseModel):
     roofline: float | None
     kernel_ms: float | None
     interpreted: bool
-
-
-def candidate_record(row: CandidateRow) -> StoredCandidate:
-    return StoredCandidate(id=row.id, run_id=row.run_id, candidate=Candidate(
-        id=row.number, source=row.source, operator=row.operator, parent_ids=list(row.parent_numbers),
-        prompt_id=row.prompt_number, island=row.island, note=row.note, usage=Usage.model_validate(row.usage),
-        created_at=row.created_at))
 
 
 def get_candidate(session: Session, candidate_id: int) -> CandidateRow | None:
@@ -140,12 +124,15 @@ def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
     failures to produce, and the tokens and dollars it spent."""
     stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": 0, "correct": 0, "archive_entries": 0,
                                                             "failures": 0, "tokens": 0, "dollars": 0.0})
+
+    def spent(operator: str, usage: dict[str, Any]) -> None:
+        stats[operator]["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+        stats[operator]["dollars"] += usage.get("cost_usd", 0.0)
+
     for operator, usage in session.execute(select(CandidateRow.operator, CandidateRow.usage)
                                            .where(CandidateRow.run_id == run_id)):
-        s = stats[operator]
-        s["candidates"] += 1
-        s["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
-        s["dollars"] += usage.get("cost_usd", 0.0)
+        stats[operator]["candidates"] += 1
+        spent(operator, usage)
     evaluated = (select(CandidateRow.operator, EvaluationRow.correct, EvaluationRow.archive_status)
                  .join(CandidateRow, CandidateRow.id == EvaluationRow.candidate_id)
                  .where(EvaluationRow.run_id == run_id))
@@ -154,10 +141,8 @@ def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
         stats[operator]["archive_entries"] += status in ("new_cell", "improved")
     for operator, usage in session.execute(select(FailureRow.operator, FailureRow.usage)
                                            .where(FailureRow.run_id == run_id)):
-        s = stats[operator]
-        s["failures"] += 1
-        s["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
-        s["dollars"] += usage.get("cost_usd", 0.0)
+        stats[operator]["failures"] += 1
+        spent(operator, usage)
     return dict(stats)
 
 

@@ -146,14 +146,17 @@ class StoredRun:
     prompts: PromptArchive | None
 
 
+def candidate_of(row: CandidateRow) -> Candidate:
+    """The search's record of a stored candidate (its id is its number in the run)."""
+    return Candidate(id=row.number, source=row.source, operator=row.operator, parent_ids=list(row.parent_numbers),
+                     prompt_id=row.prompt_number, island=row.island, note=row.note,
+                     usage=Usage.model_validate(row.usage), created_at=row.created_at)
+
+
 def load_run(db: Database, run_id: int) -> StoredRun:
     with db.session() as session:
-        candidates = [
-            Candidate(id=c.number, source=c.source, operator=c.operator, parent_ids=list(c.parent_numbers),
-                      prompt_id=c.prompt_number, island=c.island, note=c.note,
-                      usage=Usage.model_validate(c.usage), created_at=c.created_at)
-            for c in session.scalars(select(CandidateRow).where(CandidateRow.run_id == run_id)
-                                     .order_by(CandidateRow.number))]
+        candidates = [candidate_of(c) for c in session.scalars(
+            select(CandidateRow).where(CandidateRow.run_id == run_id).order_by(CandidateRow.number))]
         evaluations = [
             (Evaluated(candidate_id=e.candidate_number, hardware=e.hardware,
                        result=EvalResult.model_validate(e.result), finished_at=e.finished_at),
