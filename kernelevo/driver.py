@@ -47,7 +47,7 @@ from kernelevo.variation.operators import build_operators
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_S = 2.0  # how often the driver renews its lease and looks for a stop request
+HEARTBEAT_S = 1.0  # how often the driver renews its lease, looks for a stop request, writes held-back progress
 
 OFFLINE_HINT = (
     "No LLM configured: searching with the template operator only (block sizes, warps, stages). "
@@ -158,7 +158,7 @@ async def run_search(
         if on_start:
             on_start(loop)
         _handle_ctrl_c(loop)
-        heartbeat = asyncio.create_task(_heartbeat(db, run_id, owner, loop))
+        heartbeat = asyncio.create_task(_heartbeat(db, run_id, owner, loop, recorder))
         try:
             reason = await loop.run()
         finally:
@@ -189,11 +189,13 @@ def _finish(db: Database, run_id: int, owner: str, status: RunStatus, reason: st
         release_lease(session, run_id, owner)
 
 
-async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop) -> None:
-    """Renew the lease; a stop requested through the API (or a lease lost) stops the loop."""
+async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, recorder: RunRecorder) -> None:
+    """Renew the lease and write held-back progress; a stop requested through the API (or a lease lost)
+    stops the loop."""
     while True:
         await asyncio.sleep(HEARTBEAT_S)
         try:
+            recorder.flush()
             with db.session() as session:
                 held, stop = renew_lease(session, run_id, owner)
         except Exception as exc:  # the database went away for a moment: try again

@@ -119,6 +119,16 @@ def events_after(session: Session, run_id: int, after_id: int = 0, limit: int = 
                                 .order_by(EventRow.id).limit(limit)))
 
 
+def events_sampled(session: Session, run_id: int, points: int) -> list[EventRow]:
+    """At most about ``points`` of the run's events, evenly spaced, the last always among them (for charts)."""
+    count = session.scalar(select(func.count()).select_from(EventRow).where(EventRow.run_id == run_id)) or 0
+    stride = max(1, -(-count // points))
+    numbered = (select(EventRow.id, func.row_number().over(order_by=EventRow.id).label("n"))
+                .where(EventRow.run_id == run_id).subquery())
+    chosen = select(numbered.c.id).where(((numbered.c.n - 1) % stride == 0) | (numbered.c.n == count))
+    return list(session.scalars(select(EventRow).where(EventRow.id.in_(chosen)).order_by(EventRow.id)))
+
+
 def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
     """Per operator: candidates made, evaluated correct, archive entries (new cells, improvements),
     failures to produce, and the tokens and dollars it spent."""

@@ -43,6 +43,7 @@ class RunRecorder:
         self.db, self.run_id = db, run_id
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
+        self._pending: dict[str, Any] | None = None  # a snapshot not written yet (too soon after the last)
         with db.session() as session:
             for number, cid in session.execute(select(CandidateRow.number, CandidateRow.id)
                                                .where(CandidateRow.run_id == run_id)):
@@ -120,11 +121,24 @@ class RunRecorder:
                                                                     prompt.uses)
 
     def progress(self, snapshot: dict[str, Any], *, force: bool = False) -> None:
-        """A progress event (at most one a second unless ``force``), and the run's summary columns."""
+        """A progress event (at most one a second unless ``force``), and the run's summary columns.
+
+        A snapshot held back by that limit is kept: :meth:`flush` writes it (the driver's heartbeat
+        does, every second), so the last evaluation always shows within a second or two.
+        """
         now = time.time()
         if not force and now - self._last_progress < PROGRESS_EVERY_S:
+            self._pending = snapshot
             return
-        self._last_progress = now
+        self._write_progress(snapshot, now)
+
+    def flush(self) -> None:
+        """Write the snapshot :meth:`progress` held back, if any."""
+        if self._pending is not None:
+            self._write_progress(self._pending, time.time())
+
+    def _write_progress(self, snapshot: dict[str, Any], now: float) -> None:
+        self._last_progress, self._pending = now, None
         with self.db.session() as session:
             session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot))
             row = session.get(RunRow, self.run_id)

@@ -83,12 +83,26 @@ def test_progress_updates_the_runs_summary_at_most_once_a_second(any_db, example
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id)
     recorder.progress({"evaluations": 3, "correct": 2, "best_speedup_eager": 1.4, "hardware": "h200"})
-    recorder.progress({"evaluations": 4, "correct": 3})  # within the second: dropped
-    recorder.progress({"evaluations": 5, "correct": 3}, force=True)  # an improvement: kept
+    recorder.progress({"evaluations": 4, "correct": 3})  # within the second: held back
+    recorder.progress({"evaluations": 5, "correct": 3}, force=True)  # an improvement: written at once
+    recorder.progress({"evaluations": 6, "correct": 3})  # held back ...
+    recorder.flush()  # ... until the heartbeat writes it
+    recorder.flush()  # nothing held back: nothing written
     with any_db.session() as session:
         row = session.get(RunRow, run_id)
-        assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (5, 3, 1.4, "h200")
-        assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [3, 5]
+        assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (6, 3, 1.4, "h200")
+        assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [3, 5, 6]
+
+
+def test_a_chart_samples_the_events_evenly_and_keeps_the_last(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    for i in range(1, 26):
+        recorder.progress({"evaluations": i}, force=True)
+    with any_db.session() as session:
+        sampled = [e.data["evaluations"] for e in queries.events_sampled(session, run_id, 10)]
+        assert sampled == [1, 4, 7, 10, 13, 16, 19, 22, 25]
+        assert [e.data["evaluations"] for e in queries.events_sampled(session, run_id, 100)] == list(range(1, 26))
 
 
 def test_lineage_and_children(any_db, examples_dir: Path) -> None:

@@ -139,11 +139,14 @@ def archive_of(session: Session, run_id: int, hardware: str | None) -> ArchivePu
 
 @router.get("/{run_id}/progress", response_model=list[EventPublic], dependencies=[ReadDep], responses=NOT_FOUND)
 def read_progress(run_id: IdPath, session: SessionDep, after: After = 0,
-                  limit: int = Query(1000, ge=1, le=10_000)) -> list[EventPublic]:
+                  limit: int = Query(1000, ge=1, le=10_000),
+                  points: int | None = Query(None, ge=2, le=10_000, description="at most about this many, evenly "
+                                             "spaced over the whole run (for a chart)")) -> list[EventPublic]:
     """The run's progress snapshots over time (at most one a second)."""
     get_run(session, run_id)
-    return [EventPublic(id=e.id, kind=e.kind, at=e.at, data=e.data)
-            for e in queries.events_after(session, run_id, after, limit)]
+    found = queries.events_sampled(session, run_id, points) if points else queries.events_after(session, run_id,
+                                                                                                 after, limit)
+    return [EventPublic(id=e.id, kind=e.kind, at=e.at, data=e.data) for e in found]
 
 
 @router.get("/{run_id}/events", dependencies=[ReadDep], responses={200: {"content": {"text/event-stream": {}}},
