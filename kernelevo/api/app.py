@@ -1,4 +1,5 @@
-"""The REST API (FastAPI): specs, runs and their archives, candidates, prompts; ``kernelevo serve`` runs it.
+"""The REST API (FastAPI): specs, runs and their archives, candidates, prompts; ``kernelevo serve`` runs it,
+with the dashboard at ``/``.
 
 It reads and writes the database and starts runs (:mod:`kernelevo.api.launcher`); it never
 imports a spec or a kernel: a submitted spec is checked in an isolated child, and runs are
@@ -18,12 +19,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse
 
 import kernelevo
 from kernelevo.api.launcher import RunLauncher
 from kernelevo.api.routes import candidates, meta, prompts, runs, specs
 from kernelevo.api.schemas import Problem
+from kernelevo.dashboard import mount_dashboard
 from kernelevo.settings import Settings
 from kernelevo.storage.database import Database
 from kernelevo.storage.runs import RunNotFound
@@ -47,7 +49,7 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
                               "archives. Mutating routes need `Authorization: Bearer <token>` "
                               "(`kernelevo token create NAME`).")
     app.state.db, app.state.settings, app.state.launcher = db, settings, launcher
-    for router in (specs.router, runs.router, candidates.router, prompts.router, meta.router):
+    for router in (specs.router, runs.router, candidates.router, candidates.by_number, prompts.router, meta.router):
         app.include_router(router)
     if settings.api_cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.api_cors_origins, allow_methods=["*"],
@@ -73,9 +75,7 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
 
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    mount_dashboard(app)
 
     return app
 

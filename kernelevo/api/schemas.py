@@ -40,7 +40,8 @@ class SpecDetail(SpecPublic):
 
 class RunCreate(BaseModel):
     spec_id: int = Field(ge=1, le=2**63 - 1)
-    config: dict[str, Any] = Field(default_factory=dict, description="RunConfig fields: budget, llm, workers, ...")
+    config: dict[str, Any] = Field(default_factory=dict,
+                                   description="RunConfig fields: budget, llm (or models), workers, ...")
 
 
 class RunResume(BaseModel):
@@ -105,6 +106,13 @@ class CandidateRef(BaseModel):
     number: int
     operator: str
     note: str
+
+
+class LineageStep(CandidateRef):
+    """A step back to the seed: what changed from the step before it (its first parent), in lines."""
+
+    added_lines: int | None = None  # None: the seed (no parent)
+    removed_lines: int | None = None
 
 
 class PromptPublic(BaseModel):

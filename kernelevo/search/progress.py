@@ -45,7 +45,8 @@ def snapshot(loop: SearchLoop) -> dict[str, Any]:
     return {
         "evaluations": n, "correct": correct, "candidates": len(state.candidates),
         "evaluations_per_min": this_session / elapsed * 60 if elapsed > 0 else 0.0,
-        "busy": loop.busy_fraction(), "session_s": elapsed, "elapsed_s": loop.previous_elapsed_s + elapsed,
+        "busy": loop.busy_fraction(), "workers": loop.pool.workers,
+        "session_s": elapsed, "elapsed_s": loop.previous_elapsed_s + elapsed,
         "hardware": top[0] if top else None, "interpreted": bool(top and top[1]["interpreted"]),
         "best_speedup_eager": top[1]["speedup_eager"] if gpu and top else None,
         "best_speedup_compile": top[1]["speedup_compile"] if gpu and top else None,

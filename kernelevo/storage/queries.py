@@ -70,9 +70,10 @@ def evaluations_of(session: Session, candidate_id: int) -> list[StoredEvaluation
 
 def children_of(session: Session, row: CandidateRow) -> list[CandidateRow]:
     """Candidates of the same run made from this one (parents are stored as a list on the child)."""
-    rows = session.scalars(select(CandidateRow).where(CandidateRow.run_id == row.run_id,
-                                                      CandidateRow.number > row.number))
-    return [c for c in rows if row.number in c.parent_numbers]
+    later = session.execute(select(CandidateRow.id, CandidateRow.parent_numbers).where(
+        CandidateRow.run_id == row.run_id, CandidateRow.number > row.number))  # no sources: a long run has many
+    ids = [cid for cid, parents in later if row.number in parents]
+    return list(session.scalars(select(CandidateRow).where(CandidateRow.id.in_(ids)).order_by(CandidateRow.number)))
 
 
 def lineage(session: Session, row: CandidateRow, limit: int = 200) -> list[CandidateRow]:

@@ -1,3 +1,3 @@
-"""Fixtures of the API tests (the server itself is in conftest_api.py, which the tests import)."""
+"""Fixtures of the API tests (the server itself is in tests/api_server.py, which the tests import)."""
 
-from conftest_api import quiet_server, server  # noqa: F401
+from api_server import quiet_server, server  # noqa: F401

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from conftest_api import Server
+from api_server import Server
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (

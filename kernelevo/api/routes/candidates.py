@@ -1,15 +1,20 @@
-"""``/api/candidates/{id}``: a kernel with its evaluations, parents, children, prompt; its lineage; its module."""
+"""``/api/candidates/{id}``: a kernel with its evaluations, parents, children, prompt; its lineage; its module.
+
+A kernel is also found by its number within its run (``/api/runs/{run}/candidates/{number}``): the
+number the logs, the exports and the meta-prompts use.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import difflib
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
-from kernelevo.api.deps import IdPath, ReadDep, SessionDep
-from kernelevo.api.schemas import CandidatePublic, CandidateRef, Problem, PromptPublic
+from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep
+from kernelevo.api.schemas import CandidatePublic, CandidateRef, LineageStep, Problem, PromptPublic
 from kernelevo.archive.export import drop_in_module
 from kernelevo.records.candidate import Usage
 from kernelevo.storage import queries
@@ -17,6 +22,7 @@ from kernelevo.storage.runs import get_run, get_spec
 from kernelevo.storage.tables import CandidateRow, PromptRow
 
 router = APIRouter(prefix="/api/candidates", tags=["candidates"], dependencies=[ReadDep])
+by_number = APIRouter(prefix="/api/runs", tags=["candidates"], dependencies=[ReadDep])
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem}}
 
 
@@ -39,7 +45,21 @@ def prompt_public(row: PromptRow) -> PromptPublic:
 
 @router.get("/{candidate_id}", response_model=CandidatePublic, responses=NOT_FOUND)
 def read_candidate(candidate_id: IdPath, session: SessionDep) -> CandidatePublic:
-    row = _row(session, candidate_id)
+    return candidate_public(session, _row(session, candidate_id))
+
+
+@by_number.get("/{run_id}/candidates/{number}", response_model=CandidatePublic, responses=NOT_FOUND)
+def read_candidate_by_number(run_id: IdPath, number: Annotated[int, Path(ge=0, le=MAX_ID)],
+                             session: SessionDep) -> CandidatePublic:
+    """The run's candidate with this number (as the logs and the meta-prompts name it)."""
+    get_run(session, run_id)
+    row = queries.candidate_by_number(session, run_id, number)
+    if row is None:
+        raise HTTPException(404, f"run {run_id} has no candidate {number}")
+    return candidate_public(session, row)
+
+
+def candidate_public(session: Session, row: CandidateRow) -> CandidatePublic:
     parents = [p for n in row.parent_numbers if (p := queries.candidate_by_number(session, row.run_id, n))]
     prompt = session.get(PromptRow, (row.run_id, row.prompt_number)) if row.prompt_number is not None else None
     return CandidatePublic(
@@ -49,10 +69,26 @@ def read_candidate(candidate_id: IdPath, session: SessionDep) -> CandidatePublic
         prompt=prompt_public(prompt) if prompt else None, evaluations=queries.evaluations_of(session, row.id))
 
 
-@router.get("/{candidate_id}/lineage", response_model=list[CandidateRef], responses=NOT_FOUND)
-def read_lineage(candidate_id: IdPath, session: SessionDep) -> list[CandidateRef]:
-    """The chain back to the seed through each first parent, this candidate first."""
-    return [ref(r) for r in queries.lineage(session, _row(session, candidate_id))]
+@router.get("/{candidate_id}/lineage", response_model=list[LineageStep], responses=NOT_FOUND)
+def read_lineage(candidate_id: IdPath, session: SessionDep) -> list[LineageStep]:
+    """The chain back to the seed through each first parent, this candidate first, with the lines each
+    step added and removed."""
+    chain = queries.lineage(session, _row(session, candidate_id))
+    steps = []
+    for k, row in enumerate(chain):
+        parent = chain[k + 1] if k + 1 < len(chain) else None
+        added, removed = _changed_lines(parent.source, row.source) if parent else (None, None)
+        steps.append(LineageStep(**ref(row).model_dump(), added_lines=added, removed_lines=removed))
+    return steps
+
+
+def _changed_lines(before: str, after: str) -> tuple[int, int]:
+    added = removed = 0
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            removed, added = removed + i2 - i1, added + j2 - j1
+    return added, removed
 
 
 @router.get("/{candidate_id}/module", response_class=Response,

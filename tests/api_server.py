@@ -17,7 +17,7 @@ import pytest
 from kernelevo.storage.database import open_database
 from kernelevo.storage.tokens import create_token
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 GELU = ROOT / "examples" / "gelu"
 
 

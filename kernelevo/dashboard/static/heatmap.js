@@ -1,0 +1,147 @@
+// The MAP-Elites archive of one hardware type as a heatmap over two chosen descriptor axes.
+//
+// Each elite sits in one cell of the full grid (every descriptor, every island); a heatmap cell
+// shows the best elite among all that share its two chosen bins (the other axes reduced to their
+// best). Colour is the objective: the natural log of the speedup over PyTorch eager, so 1x is
+// neutral, faster is blue and slower is red. A CPU run's times come from Triton's interpreter:
+// its colours rank kernels, and no number in it is shown as a GPU speedup.
+
+import { CPU_NOTE, el, fill, ms, pct, speed } from "./util.js";
+
+const NEUTRAL = [244, 244, 242], FAST = [33, 102, 172], SLOW = [178, 24, 43];
+
+function mix(a, b, t) {
+  return a.map((v, k) => Math.round(v + (b[k] - v) * t));
+}
+
+// scale: {slow, fast}, the objectives at which the colour is full on each side (a few outliers
+// beyond them saturate rather than wash out every other cell)
+function colour(objective, scale) {
+  const t = Math.max(-1, Math.min(1, objective / (objective >= 0 ? scale.fast : scale.slow)));
+  const [r, g, b] = mix(NEUTRAL, t >= 0 ? FAST : SLOW, Math.abs(t));
+  return { background: `rgb(${r},${g},${b})`, ink: Math.abs(t) > 0.45 ? "#fff" : "#1d2329" };
+}
+
+function sideScale(elites) {
+  const sizes = elites.map((e) => Math.abs(e.objective)).sort((a, b) => a - b);
+  return Math.max(Math.log(1.25), sizes.length ? sizes[Math.floor(0.9 * (sizes.length - 1))] : 0);
+}
+
+export function binOf(axis, value) {
+  const k = Math.floor(((value - axis.low) / (axis.high - axis.low)) * axis.cells);
+  return Math.max(0, Math.min(axis.cells - 1, k));
+}
+
+function binLabel(axis, k) {
+  const width = (axis.high - axis.low) / axis.cells;
+  const lo = axis.low + k * width;
+  if (width === 1 && Number.isInteger(lo)) return String(lo);
+  const f = (x) => (Number.isInteger(x) ? String(x) : x.toPrecision(2));
+  return `${f(lo)}–${f(lo + width)}`;
+}
+
+// The text a cell's best elite shows: its speedup on a GPU, its number on a CPU run.
+function cellText(elite, interpreted) {
+  return interpreted ? `#${elite.candidate_number}` : speed(elite.speedup_eager ?? Math.exp(elite.objective));
+}
+
+function eliteLine(elite, axes, interpreted) {
+  const value = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+  const where = axes.map((a, k) => `${a.name} ${value(elite.measures[k])}`).join(", ");
+  const numbers = interpreted
+    ? [el("span", { class: "cpu", title: CPU_NOTE }, `interpreter time ratio ${Math.exp(elite.objective).toFixed(2)}`)]
+    : [`${speed(elite.speedup_eager)} eager`, `${speed(elite.speedup_compile)} torch.compile`,
+      `${pct(elite.roofline)} of roofline`, ms(elite.kernel_ms)];
+  return el("li", { dataset: { candidate: elite.candidate_id } },
+    el("a", { href: `#/candidates/${elite.candidate_id}` }, `Kernel #${elite.candidate_number}`),
+    ` · ${elite.operator} · `, numbers.flatMap((n, k) => (k ? [" · ", n] : [n])),
+    el("div", { class: "muted small" }, `${where}; island ${elite.island}; spread ±${(100 * elite.rel_iqr).toFixed(1)}%`));
+}
+
+// hardware: one entry of /api/runs/{id}/archive's "hardware"; choice: {x, y} kept across redraws.
+export function heatmap(hardware, choice) {
+  const axes = hardware.descriptors, interpreted = hardware.interpreted;
+  const root = el("section", { class: "panel archive", dataset: { hardware: hardware.hardware } });
+  const detail = el("div", { class: "cell-detail", "aria-live": "polite" });
+  const x = () => axes[choice.x], y = () => (choice.y === null ? null : axes[choice.y]);
+
+  const chooser = (label, key, allowNone) => el("label", {}, `${label} `,
+    el("select", { "aria-label": `${label} axis`, dataset: { axis: key }, onchange: (e) => {
+      choice[key] = e.target.value === "" ? null : Number(e.target.value);
+      choice.selected = null;
+      draw();
+    } }, allowNone ? el("option", { value: "", selected: choice[key] === null }, "none") : null,
+    axes.map((a, k) => el("option", { value: k, selected: choice[key] === k, title: a.doc }, a.name))));
+
+  function draw() {
+    const xa = x(), ya = y(), rows = ya ? ya.cells : 1;
+    const cells = new Map();  // "xi,yi" -> elites there, best first (the API sends them best first)
+    for (const elite of hardware.elites) {
+      const key = `${binOf(xa, elite.measures[choice.x])},${ya ? binOf(ya, elite.measures[choice.y]) : 0}`;
+      if (!cells.has(key)) cells.set(key, []);
+      cells.get(key).push(elite);
+    }
+    const scale = { slow: sideScale(hardware.elites.filter((e) => e.objective < 0)),
+      fast: sideScale(hardware.elites.filter((e) => e.objective >= 0)) };
+    const grid = el("div", { class: "heatmap", role: "grid", "aria-label": `archive on ${hardware.hardware}`,
+      style: `grid-template-columns: max-content repeat(${xa.cells}, minmax(44px, 1fr))` });
+    for (let yi = rows - 1; yi >= 0; yi--) {
+      const row = el("div", { role: "row", class: "heatmap-row" });
+      row.append(el("div", { class: "axis tick", role: "rowheader" }, ya ? binLabel(ya, yi) : ""));
+      for (let xi = 0; xi < xa.cells; xi++) {
+        const key = `${xi},${yi}`, found = cells.get(key);
+        const place = `${xa.name} ${binLabel(xa, xi)}${ya ? `, ${ya.name} ${binLabel(ya, yi)}` : ""}`;
+        if (!found) {
+          row.append(el("div", { role: "gridcell", class: "cell empty", "aria-label": `${place}: empty`,
+            title: `${place}: no elite yet` }));
+          continue;
+        }
+        const best = found[0], { background, ink } = colour(best.objective, scale);
+        row.append(el("button", {
+          role: "gridcell", class: `cell${choice.selected === key ? " selected" : ""}`,
+          style: `background:${background};color:${ink}`, dataset: { cell: key, candidate: best.candidate_id },
+          "aria-label": `${place}: best ${interpreted ? `kernel #${best.candidate_number}` : cellText(best, false) +
+            " over eager"}, ${found.length} elite${found.length > 1 ? "s" : ""}`,
+          // Redrawing replaces the buttons: keep keyboard focus on the chosen cell.
+          onclick: () => { choice.selected = key; draw(); body.querySelector(`[data-cell="${key}"]`)?.focus(); },
+        }, cellText(best, interpreted)));
+      }
+      grid.append(row);
+    }
+    const ticks = el("div", { role: "row", class: "heatmap-row" }, el("div", { class: "axis" }, ""));
+    for (let xi = 0; xi < xa.cells; xi++) ticks.append(el("div", { class: "axis tick" }, binLabel(xa, xi)));
+    grid.append(ticks);
+
+    const selected = choice.selected && cells.get(choice.selected);
+    fill(detail, selected
+      ? el("div", {}, el("h3", {}, `${selected.length} elite${selected.length > 1 ? "s" : ""} in this cell`),
+        el("ul", { class: "elites" }, selected.slice(0, 25).map((e) => eliteLine(e, axes, interpreted))))
+      : el("p", { class: "muted" }, hardware.elites.length ? "Choose a cell to see its elites." : ""));
+
+    fill(body,
+      hardware.elites.length ? null : el("div", { class: "empty" }, "No elites yet: no correct kernel on this hardware."),
+      el("div", { class: "heatmap-frame" }, el("div", { class: "axis-title y" }, ya ? ya.name : ""), grid),
+      el("div", { class: "axis-title x" }, `${xa.name}: ${xa.doc}`), legend(scale), detail);
+  }
+
+  function legend(scale) {
+    const lo = Math.exp(-scale.slow), hi = Math.exp(scale.fast);
+    const bar = el("span", { class: "bar", style: `background: linear-gradient(90deg, rgb(${SLOW}), rgb(${NEUTRAL}), ` +
+      `rgb(${FAST}))` });
+    return el("div", { class: "legend" }, interpreted
+      ? [el("span", { class: "cpu" }, "CPU run:"), "slower", bar,
+        "faster (Triton-interpreter time against eager PyTorch on the CPU, not a GPU speed)"]
+      : [`≤ ${lo.toFixed(2)}×`, bar, `≥ ${hi.toFixed(2)}×: speedup over PyTorch eager, the best in each cell ` +
+        "(1× is neutral; hatched cells are empty)"]);
+  }
+
+  const body = el("div");
+  root.append(
+    el("div", { class: "title-row" },
+      el("h3", {}, `Archive on ${hardware.hardware}`, interpreted ? el("span", { class: "cpu" }, " (CPU run)") : null),
+      el("span", { class: "muted" }, `${hardware.cells_filled} of ${hardware.cells_total} cells filled`),
+      el("span", { class: "choosers" }, chooser("X", "x", false), axes.length > 1 ? chooser("Y", "y", true) : null)),
+    body);
+  draw();
+  return root;
+}
