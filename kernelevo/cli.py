@@ -70,10 +70,19 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--resume", type=int, default=None, metavar="RUN_ID",
                      help="continue this run (after Ctrl-C, a crash or a killed driver); flags given override "
                           "its settings, e.g. a larger --budget")
-    run.add_argument("--model", default=None, help="an LLM through litellm, e.g. openai/gpt-4o-mini "
-                     "(default: none, the template operator only)")
-    run.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    run.add_argument("--model", action="append", default=None, metavar="MODEL[,KEY=VALUE...]",
+                     help="an LLM through litellm, e.g. openai/gpt-4o-mini (default: none, the template operator "
+                     "only). Give it several times for several models (a bandit picks one per call by improvements "
+                     "per dollar); each may carry its own api_base=URL, api_key_env=VAR, price=IN/OUT (dollars per "
+                     "million tokens), max_tokens=N, temperature=T, e.g. "
+                     "--model openai/qwen2.5-coder,api_base=http://127.0.0.1:8000/v1,price=0/0")
+    run.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server (every model "
+                     "that names none)")
     run.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    run.add_argument("--max-tokens", type=int, default=None, help="the longest reply (every model)")
+    run.add_argument("--temperature", type=float, default=None, help="sampling temperature (every model)")
+    run.add_argument("--offline-fallback", action="store_true",
+                     help="if every model fails for good, go on with the template operator instead of stopping")
     run.add_argument("--budget", default=None, help="evals=N,minutes=M,tokens=T,dollars=D (default evals=200)")
     run.add_argument("--out", default=None, help="where the run's exports go (default runs/<spec>-<run id>)")
     run.add_argument("--config", default=None, help="a TOML or JSON file with the run's settings")

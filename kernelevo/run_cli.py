@@ -13,7 +13,10 @@ import asyncio
 import getpass
 import json
 import logging
+import os
+import shlex
 import socket
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from kernelevo.records.run import RunStatus
 from kernelevo.search.config import Budget, RunConfig
 from kernelevo.settings import Settings
 from kernelevo.storage.database import Database, open_database
@@ -39,14 +43,68 @@ def fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def config_updates(args: argparse.Namespace) -> dict[str, Any]:
-    """The run settings the command line names (only those: a resumed run keeps the rest)."""
+MODEL_KEYS = {"api_base": "api_base", "base": "api_base", "api_key_env": "api_key_env", "key_env": "api_key_env",
+              "max_tokens": "max_tokens", "temperature": "temperature", "price": "price"}
+
+
+def parse_model(text: str) -> dict[str, Any]:
+    """``provider/model[,key=value...]`` (the --model flag) as LLMConfig fields."""
+    name, *options = [part.strip() for part in text.split(",")]
+    if not name or "=" in name:
+        raise ValueError(f"--model {text!r}: start with the model, e.g. openai/gpt-4o-mini")
+    fields: dict[str, Any] = {"model": name}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key not in MODEL_KEYS or not value:
+            raise ValueError(f"--model {text!r}: {option!r} is not one of api_base=URL, api_key_env=VAR, "
+                             "price=IN/OUT, max_tokens=N, temperature=T")
+        if MODEL_KEYS[key] == "price":
+            prices = value.split("/")
+            try:
+                fields["input_usd_per_mtok"], fields["output_usd_per_mtok"] = (float(p) for p in (prices * 2)[:2])
+            except ValueError:
+                raise ValueError(f"--model {text!r}: price takes dollars per million tokens, IN/OUT "
+                                 "(e.g. price=0.15/0.60)") from None
+        else:
+            fields[MODEL_KEYS[key]] = value
+    return fields
+
+
+def llm_models(args: argparse.Namespace, current: list[Any]) -> list[Any] | None:
+    """The run's models after the command line: each flag overrides only what it names.
+
+    ``--model`` (once or more) replaces the models, keeping a configured model's settings when
+    it names the same model; ``--api-base``, ``--api-key-env``, ``--max-tokens`` and
+    ``--temperature`` apply to every model (to those the config file gives, when no --model).
+    None: the command line names nothing about models."""
     from kernelevo.variation.llm import LLMConfig
 
-    updates: dict[str, Any] = {}
+    shared = {k: v for k, v in (("api_base", args.api_base), ("api_key_env", args.api_key_env),
+                                ("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
+    if not args.model and not shared:
+        return None
     if args.model:
-        llm = {"model": args.model, "api_base": args.api_base, "api_key_env": args.api_key_env}
-        updates["llm"] = LLMConfig(**{k: v for k, v in llm.items() if v is not None}).model_dump()
+        kept = {m.model: m.model_dump() for m in current}
+        named = [parse_model(t) for t in args.model]
+        base = [{**kept.get(f["model"], {}), **f} for f in named]
+        own = [set(f) for f in named]  # a model's own option (--model x,api_base=...) wins over the shared flag
+    elif current:
+        base, own = [m.model_dump() for m in current], [set() for _ in current]
+    else:
+        flags = ", ".join(f"--{k.replace('_', '-')}" for k in shared)
+        raise ValueError(f"{flags} set(s) a model's options, but no model is given: add --model PROVIDER/MODEL")
+    return [LLMConfig(**{**m, **{k: v for k, v in shared.items() if k not in o}}) for m, o in zip(base, own,
+                                                                                                  strict=True)]
+
+
+def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -> dict[str, Any]:
+    """The run settings the command line names (only those: a resumed run keeps the rest)."""
+    updates: dict[str, Any] = {}
+    models = llm_models(args, (current or RunConfig()).llm_models())
+    if models is not None:
+        updates["models"], updates["llm"] = [m.model_dump() for m in models], None
+    if args.offline_fallback:
+        updates["offline_fallback"] = True
     if args.budget:
         updates["budget"] = Budget.parse(args.budget).model_dump()
     for flag in ("workers", "in_flight", "descriptors", "islands", "seed"):
@@ -61,10 +119,48 @@ def config_updates(args: argparse.Namespace) -> dict[str, Any]:
 
 def _new_config(args: argparse.Namespace) -> RunConfig:
     config = RunConfig.load(args.config) if args.config else RunConfig()
-    merged = {**config.model_dump(), **config_updates(args)}
+    merged = {**config.model_dump(), **config_updates(args, config)}
     if args.device:
         merged["evaluation"] = {**merged["evaluation"], "device": args.device}
     return RunConfig.model_validate(merged)
+
+
+def settings_lines(config: RunConfig) -> list[str]:
+    """The effective settings, printed at the start (they are stored with the run)."""
+    budget = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                       for k, v in config.budget.model_dump().items() if v is not None) or "none"
+    lines = [f"budget: {budget}"]
+    for m in config.llm_models():
+        where = f" at {m.api_base}" if m.api_base else ""
+        key = f", key ${m.api_key_env}" if m.api_key_env else ""
+        price = (f", ${m.input_usd_per_mtok or 0:g}/${m.output_usd_per_mtok or 0:g} per M tokens"
+                 if m.input_usd_per_mtok is not None or m.output_usd_per_mtok is not None else "")
+        lines.append(f"model: {m.model}{where} (max_tokens {m.max_tokens}, temperature {m.temperature:g}{key}{price})")
+    if not config.llm_models():
+        lines.append("model: none (the template operator only)")
+    elif config.offline_fallback:
+        lines.append("if every model fails: go on with the template operator")
+    return lines
+
+
+def _cuda_can_run(config: RunConfig) -> bool:
+    """Whether a CUDA spec's kernels can run: a GPU here, or a Ray cluster's workers that may have one."""
+    from kernelevo.evaluation.evaluator import uses_gpu
+
+    if config.evaluation.device == "cpu":
+        return False
+    return uses_gpu(config.evaluation) or (config.ray and bool(os.environ.get("RAY_ADDRESS")))
+
+
+def _command() -> str:
+    """How the user invoked kernelevo (``.venv/bin/kernelevo`` from ``make demo``), to print commands they can
+    paste."""
+    invoked = sys.argv[0]
+    return invoked if Path(invoked).name == "kernelevo" else "kernelevo"
+
+
+def _db_flag(args: argparse.Namespace) -> str:
+    return f" --db {shlex.quote(args.db)}" if getattr(args, "db", None) else ""
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -72,23 +168,42 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
     from kernelevo.spec import SpecError, read_spec
     from kernelevo.storage.runs import RunBusy, RunNotFound
+    from kernelevo.variation.models import PreflightError, preflight
 
     if (args.spec is None) == (args.resume is None):
         return fail("give a spec to start a run, or --resume RUN_ID to continue one (kernelevo runs lists them)")
+    if args.spec is not None and not Path(args.spec).is_file():
+        what = "is a directory: give the spec's Python file" if Path(args.spec).is_dir() else "was not found"
+        return fail(f"spec {args.spec!r} {what} (a KernelBench-format Python file, e.g. examples/gelu/spec.py)")
     try:
-        db = database(args)
         if args.resume is None:
             spec = read_spec(args.spec)
-            run_id = new_run(db, spec, _new_config(args), owner=f"{getpass.getuser()}@{socket.gethostname()}",
-                             out=args.out)
+            config = _new_config(args)
+            if spec.settings.language == "cuda" and not _cuda_can_run(config):
+                return fail(f"{spec.name} is a CUDA spec: its kernels need a GPU to run, and this run's evaluators "
+                            f"have none. `{_command()} eval {args.spec} KERNEL.py` checks and compiles CUDA "
+                            "kernels for sm_90 here; run the search on a GPU machine or a Ray cluster with GPUs")
+        else:
+            db = database(args)
+            current = stored_config(db, args.resume)
+            updates = config_updates(args, current)
+            if args.device:
+                updates["evaluation"] = {**current.evaluation.model_dump(), "device": args.device}
+            config = RunConfig.model_validate({**current.model_dump(), **updates})
+        # Every model answers a test call before anything is written: a run never starts on a broken model.
+        asyncio.run(preflight(config.llm_models()))
+        if args.resume is None:
+            db = database(args)  # only now: a run that cannot start leaves no database behind
+            run_id = new_run(db, spec, config, owner=f"{getpass.getuser()}@{socket.gethostname()}", out=args.out)
         else:
             run_id = args.resume
-            updates = config_updates(args)
-            if args.device:
-                updates["evaluation"] = {**stored_config(db, run_id).evaluation.model_dump(), "device": args.device}
             stored_config(db, run_id, updates)
+    except PreflightError as exc:
+        return fail(str(exc))
     except (SpecError, ValueError, ValidationError, OSError, RunNotFound) as exc:
         return fail(str(exc).splitlines()[0] if isinstance(exc, ValidationError) else str(exc))
+    for line in settings_lines(config):
+        console.print(line, highlight=False, soft_wrap=True)
     console.print(f"run {run_id} in {db.describe()}", highlight=False)
     interactive = console.is_terminal and not args.plain
     if not interactive:
@@ -106,10 +221,32 @@ def run(args: argparse.Namespace, console: Console) -> int:
     for key, value in summary_rows(outcome.progress, outcome.loop.config.budget):
         table.add_row(key, value)
     console.print(table)
+    if outcome.loop.llm is not None:
+        console.print(model_table(outcome.loop.llm.table()))
     for path in outcome.exported:
         console.print(f"wrote {path}")
-    console.print(f"continue it with: kernelevo run --resume {run_id}", highlight=False)
+    console.print(f"continue it with: {_command()} run{_db_flag(args)} --resume {run_id}", highlight=False)
+    settings = Settings()
+    console.print(f"browse it:        {_command()} serve{_db_flag(args)}, then open "
+                  f"http://{settings.api_host}:{settings.api_port}/#/runs/{run_id}", highlight=False)
+    if outcome.status == RunStatus.FAILED:
+        return EXIT_REJECTED
     return EXIT_OK if outcome.state.correct_count() else EXIT_REJECTED
+
+
+def model_table(rows: list[dict[str, Any]]) -> Table:
+    """Per model: calls, tokens, dollars, kernels and improvements (the bandit's record)."""
+    table = Table(title="models")
+    for column in ("model", "calls", "failed", "tokens", "dollars", "kernels", "improvements", "status"):
+        table.add_column(column, justify="left" if column in ("model", "status") else "right",
+                         no_wrap=column == "status", overflow="fold" if column == "model" else "ellipsis")
+    for row in rows:
+        dollars = f"{row['cost_usd']:.4f}" if row["cost_known"] else "unknown"
+        # the kind only: the whole reason is in the log and the stop line
+        status = f"dropped: {str(row['disabled']).split(':')[0]}" if row["disabled"] else "in use"
+        table.add_row(str(row["model"]), str(row["calls"]), str(row["failed"]), f"{row['tokens']:,}", dollars,
+                      str(row["kernels"]), str(row["improvements"]), status)
+    return table
 
 
 def runs(args: argparse.Namespace, console: Console) -> int:

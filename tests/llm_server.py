@@ -103,3 +103,36 @@ def _error(status: int) -> dict[str, Any]:
     kinds = {401: "invalid_api_key", 404: "model_not_found", 429: "rate_limit_exceeded", 500: "server_error"}
     return {"error": {"message": f"scripted {status}", "type": kinds.get(status, "error"),
                       "code": kinds.get(status, "error")}}
+
+
+def kernel_variant(seed: str, n: int) -> str:
+    """The GELU seed with its n-th block size and warp count: a kernel a model might return."""
+    blocks, warps = [256, 512, 1024, 2048, 4096], [1, 2, 4, 8]
+    source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={blocks[n % 5]}")
+    source = source.replace("num_warps=4", f"num_warps={warps[(n // 5) % 4]}")
+    return source + f"\n# variant {n}\n"
+
+
+EVOLVED = "\n".join(f"## {s}\nEvolved advice on {s.lower()}." for s in ("Philosophy", "Strategies", "Pitfalls",
+                                                                          "Analysis"))
+
+
+def kernel_responder(seed: str) -> Callable[[dict[str, Any]], Reply]:
+    """Replies a model might give in a GELU search: kernel variants (a fenced module, or a SEARCH/REPLACE
+    edit for the diff operator), a malformed reply now and then, and evolved meta-prompts."""
+    counter = iter(range(10_000))
+
+    def respond(request: dict[str, Any]) -> Reply:
+        system = request["messages"][0]["content"]
+        user = request["messages"][-1]["content"]
+        if "You improve the instructions" in system:
+            return Reply(content=EVOLVED, prompt_tokens=300, completion_tokens=80)
+        n = next(counter)
+        if n in (1, 5):
+            return Reply(content="no code today")
+        if "SEARCH" in user:
+            return Reply(content="<<<<<<< SEARCH\n        x = x.contiguous()\n=======\n        x = x.contiguous()  "
+                                 f"# edit {n}\n>>>>>>> REPLACE")
+        return Reply(content=f"```python\n{kernel_variant(seed, n)}```")
+
+    return respond

@@ -20,13 +20,16 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_exported_archives_come_in_as_finished_runs(db, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the specs are found under examples/ by their hash
     lines = import_path(db, ROOT / "archives", spec_files=[])
-    assert len(lines) == 3 and all("elites on h200" in line for line in lines)
+    exported = sorted(ROOT.glob("archives/*/*/archive.json"))
+    assert len(lines) == len(exported) >= 5
+    assert all(f"elites on {path.parent.parent.name})" in line for line, path in zip(lines, exported, strict=True))
     with db.session() as session:
-        run = get_run(session, 1)
-        assert run.status == "finished" and run.hardware == "h200" and run.best_speedup_eager is not None
-        elites = queries.archive(session, 1, "h200")
-        document = json.loads(Path(run.config["imported_from"]).read_text())
-        assert sorted(e.objective for e in elites) == sorted(e["objective"] for e in document["elites"])
+        for run_id, path in enumerate(exported, 1):
+            run, hardware = get_run(session, run_id), path.parent.parent.name
+            assert run.status == "finished" and run.hardware == hardware and run.best_speedup_eager is not None
+            elites = queries.archive(session, run_id, hardware)
+            document = json.loads(Path(run.config["imported_from"]).read_text())
+            assert sorted(e.objective for e in elites) == sorted(e["objective"] for e in document["elites"])
     with pytest.raises(ImportError_, match="imported before"):
         import_path(db, ROOT / "archives" / "h200" / "gelu", spec_files=[])
 

@@ -32,9 +32,20 @@ class Budget(BaseModel):
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, _, raw = part.partition("=")
             if key not in names or not raw:
-                raise ValueError(f"budget item {part!r}: use evals=N, minutes=M, tokens=T, dollars=D")
+                raise ValueError(f"--budget {part!r}: use evals=N, minutes=M, tokens=T, dollars=D")
             field = names[key]
-            values[field] = int(float(raw)) if field in ("evaluations", "tokens") else float(raw)
+            whole = field in ("evaluations", "tokens")
+            try:
+                number = float(raw)
+            except ValueError:
+                raise ValueError(f"--budget {part!r}: {key} takes {'a whole number' if whole else 'a number'}, "
+                                 f"not {raw!r}") from None
+            if whole and number != int(number):
+                raise ValueError(f"--budget {part!r}: {key} takes a whole number")
+            least = {"evaluations": "at least 1", "minutes": "above 0", "tokens": "0 or more", "dollars": "0 or more"}
+            if (field == "evaluations" and number < 1) or (field == "minutes" and number <= 0) or number < 0:
+                raise ValueError(f"--budget {part!r}: {key} must be {least[field]}")
+            values[field] = int(number) if whole else number
         return cls(**values)
 
 
@@ -43,7 +54,10 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    llm: LLMConfig | None = None  # None: the template operator only (offline)
+    llm: LLMConfig | None = None  # one model (older runs and simple configs); see llm_models()
+    models: list[LLMConfig] = Field(default_factory=list)  # several: a bandit chooses among them per call
+    # When every model has failed for good: go on with the template operator (True) or stop the run (False).
+    offline_fallback: bool = False
     budget: Budget = Field(default_factory=Budget)
     # K: candidates made or evaluated at once (default: what the evaluators take at once + workers + 2)
     in_flight: int | None = Field(default=None, ge=1)
@@ -69,6 +83,10 @@ class RunConfig(BaseModel):
         if self.exploitation + self.exploration + self.random_pick <= 0:
             raise ValueError("exploitation, exploration and random_pick cannot all be 0")
         return self
+
+    def llm_models(self) -> list[LLMConfig]:
+        """The run's models: ``models``, else ``llm``, else none (the template operator only)."""
+        return list(self.models) or ([self.llm] if self.llm is not None else [])
 
     def candidates_in_flight(self, workers: int, capacity: int) -> int:
         return self.in_flight or capacity + workers + 2

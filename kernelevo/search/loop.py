@@ -32,17 +32,20 @@ from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
-from kernelevo.variation.llm import LLMClient, LLMError
+from kernelevo.variation.llm import LLMError
 from kernelevo.variation.metaprompt import MUTATIONS, parse_sections
+from kernelevo.variation.models import ModelPool
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
 from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
 
 log = logging.getLogger(__name__)
 
+LLM_FAILED = "the LLM failed"  # a run stopped because no model works (and it did not ask to go on offline)
+
 
 class SearchLoop:
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
-                 operators: dict[str, Operator], store: RunRecorder, llm: LLMClient | None = None,
+                 operators: dict[str, Operator], store: RunRecorder, llm: ModelPool | None = None,
                  on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0) -> None:
         self.spec, self.config, self.state, self.pool = spec, config, state, pool
         self.operators, self.store, self.llm = operators, store, llm
@@ -108,10 +111,14 @@ class SearchLoop:
                 free = in_flight - running("produce") - len(self.ready) - running("evaluate")
                 for _ in range(max(0, free) if self._can_produce() else 0):
                     tasks[asyncio.create_task(self._produce())] = "produce"
+                if self._starving(running("evaluate")) and not running("instant"):
+                    # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
+                    tasks[asyncio.create_task(self._produce(instant=True))] = "instant"
                 if self._evolution_due() and not running("evolve"):
                     tasks[asyncio.create_task(self._evolve_prompt())] = "evolve"
-            while self.ready and running("evaluate") < self.pool.capacity and not self._evaluation_budget_full(
-                    running("evaluate")):
+            # A stopped run starts no evaluation: what is ready stays pending, and a resume evaluates it.
+            while not self.stopped and self.ready and running("evaluate") < self.pool.capacity \
+                    and not self._evaluation_budget_full(running("evaluate")):
                 tasks[asyncio.create_task(self._evaluate(self.ready.pop(0)))] = "evaluate"
             if self.stopped:
                 for task, kind in tasks.items():
@@ -131,10 +138,11 @@ class SearchLoop:
                     log.error("%s task failed: %r", kind, task.exception())
                     continue
                 made = task.result()
+                self._check_models()
                 if isinstance(made, Candidate):
                     self.ready.append(made)
                     self.idle_produces = 0
-                elif kind == "produce":
+                elif kind in ("produce", "instant"):
                     self.idle_produces += 1
                     if self.idle_produces >= self.max_idle_produces:
                         self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
@@ -149,6 +157,22 @@ class SearchLoop:
 
     def _can_produce(self) -> bool:
         return any(len(archive) for archive in self.state.archives.values())
+
+    def _starving(self, evaluating: int) -> bool:
+        return (not self.ready and evaluating < self.pool.capacity and self._can_produce()
+                and any(not op.uses_llm for op in self.operators.values()))
+
+    def _check_models(self) -> None:
+        """No model left: stop the run, or go on with the operators that need none (offline_fallback)."""
+        why = self.llm.exhausted if self.llm is not None else None
+        if why is None:
+            return
+        if not self.config.offline_fallback:
+            self.stop(f"{LLM_FAILED}: {why}")
+            return
+        log.warning("%s; going on with the template operator (offline_fallback)", why)
+        self.operators = {name: op for name, op in self.operators.items() if not op.uses_llm}
+        self.llm = None
 
     # -- seeds -----------------------------------------------------------------------------------
     def add_seeds(self, seeds: list[tuple[str, str]]) -> None:
@@ -183,7 +207,7 @@ class SearchLoop:
             available.append(name)
         return available
 
-    async def _produce(self) -> Candidate | None:
+    async def _produce(self, *, instant: bool = False) -> Candidate | None:
         island, hardware = self._next_island(), self._hardware()
         elites = self.state.elites(island, hardware)
         if not elites:  # this island has none yet: take the first that has
@@ -191,13 +215,18 @@ class SearchLoop:
                                    if (found := self.state.elites(i, hardware))), (island, elites))
         if not elites:
             return None
-        name = self.state.bandit.choose(self.rng, self._available_operators(island, hardware))
+        available = self._available_operators(island, hardware)
+        if instant:
+            available = [n for n in available if not self.operators[n].uses_llm]
+        if not available:
+            return None
+        name = self.state.bandit.choose(self.rng, available)
         operator = self.operators[name]
         if name == "llm-repair":
             broken = self.state.take_repair_target(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
-            chosen = [self.selector.parent(elites, self.rng)[0] for _ in range(operator.arity)]
+            chosen = self._parents(elites, operator.arity)
             parents = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
                        for e in chosen]
         first = parents[0].candidate
@@ -220,7 +249,8 @@ class SearchLoop:
             self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
                                        message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
             return None
-        candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=name, parent_ids=parent_ids,
+        candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=proposal.operator or name,
+                              parent_ids=parent_ids,
                               prompt_id=meta.id if meta else None, island=island, note=proposal.note,
                               usage=proposal.usage)
         if candidate.source_hash in self.state.seen_sources:
@@ -231,6 +261,18 @@ class SearchLoop:
         if meta is not None:
             self.store.save_prompts(self.state.prompts)
         return candidate
+
+    def _parents(self, elites: list[Elite], arity: int) -> list[Elite]:
+        """``arity`` parents, distinct where the archive allows (a crossover of a kernel with itself is none)."""
+        chosen: list[Elite] = []
+        for _ in range(arity):
+            pick = self.selector.parent(elites, self.rng)[0]
+            for _ in range(20):
+                if all(pick.candidate_id != c.candidate_id for c in chosen):
+                    break
+                pick = self.rng.choice(elites)
+            chosen.append(pick)
+        return chosen
 
     @staticmethod
     def _elite_of(elites: list[Elite], candidate_id: int) -> Elite:
@@ -248,6 +290,9 @@ class SearchLoop:
         self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
         told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
         self.store.add_evaluations(told)
+        if self.llm is not None and candidate.usage.model:  # the bandit between models learns what each brings
+            self.llm.credit(candidate.usage.model,
+                            improved=any(e.archive_status in ("new_cell", "improved") for e in told))
         for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
@@ -290,7 +335,8 @@ class SearchLoop:
                     self.state.result_of(meta.best_candidate_id, hardware))
         facts = HardwareFacts.from_result(best[1] if best else None)
         try:
-            reply = await self.llm.complete(evolve_prompt_messages(meta, mutation, best, facts))
+            reply = await self.llm.complete(evolve_prompt_messages(
+                meta, mutation, best, facts, language=self.spec.settings.language))
         except LLMError as exc:
             self._fail(OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message,
                                        usage=exc.usage))

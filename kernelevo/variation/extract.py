@@ -45,7 +45,8 @@ def extract_module(reply: str) -> str:
     if not blocks and "class ModelNew" in reply and _parses(reply):
         return reply.strip() + "\n"  # bare code, no fences
     if "```" in reply and not reply.count("```") % 2 == 0:
-        raise UnusableReply("unusable_reply", "the reply was cut off inside a code block (max_tokens too small?)")
+        raise UnusableReply("unusable_reply", "the reply was cut off inside a code block: raise --max-tokens "
+                                              "(or max_tokens in the config)")
     raise UnusableReply("unusable_reply", "the reply contains no Python code block defining class ModelNew")
 
 

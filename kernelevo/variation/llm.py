@@ -15,6 +15,7 @@ import logging
 import os
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +39,9 @@ class LLMConfig(BaseModel):
     timeout_s: float = Field(default=180.0, gt=0)
     max_retries: int = Field(default=4, ge=0)
     backoff_s: float = Field(default=2.0, ge=0)
+    # Dollars per million tokens, for models litellm has no price for (a local server: 0)
+    input_usd_per_mtok: float | None = Field(default=None, ge=0)
+    output_usd_per_mtok: float | None = Field(default=None, ge=0)
 
 
 class LLMError(Exception):
@@ -72,9 +76,18 @@ _KINDS = {
 }
 
 
+def quiet_litellm() -> Any:
+    """litellm, imported with its own console output off (a red "Provider List" banner and a
+    "Give Feedback" one would land, colour codes and all, in the user's terminal or log)."""
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
 def missing_key_message(config: LLMConfig) -> str | None:
     """Why calls to ``config.model`` cannot work yet, or None: checked before a run starts."""
-    import litellm
+    litellm = quiet_litellm()
 
     if config.api_key_env:
         return None if os.environ.get(config.api_key_env) else (
@@ -92,11 +105,10 @@ def missing_key_message(config: LLMConfig) -> str | None:
 class LLMClient:
     """Async chat completions with retries and accounting."""
 
-    def __init__(self, config: LLMConfig) -> None:
-        import litellm
-
-        litellm.suppress_debug_info = True  # its "Give Feedback" banner would land in the user's terminal
+    def __init__(self, config: LLMConfig, *, quiet: bool = False) -> None:
+        quiet_litellm()
         self.config = config
+        self.quiet = quiet  # no warning per retry (a preflight reports its outcome itself)
         self.total = Usage(model=config.model)
 
     async def complete(self, messages: list[dict[str, str]]) -> LLMReply:
@@ -114,16 +126,16 @@ class LLMClient:
                 )
             except Exception as exc:
                 name = type(exc).__name__
-                kind = _KINDS.get(name, "llm_error")
-                if name in _RETRYABLE and attempt < cfg.max_retries:
+                kind = _kind(name, exc)
+                if name in _RETRYABLE and kind not in ("no_key", "auth") and attempt < cfg.max_retries:
                     delay = min(60.0, cfg.backoff_s * 2**attempt) * (0.5 + random.random() / 2)
-                    log.warning("LLM call failed (%s), retry %d/%d in %.1f s", kind, attempt + 1, cfg.max_retries,
-                                delay)
+                    (log.debug if self.quiet else log.warning)(
+                        "LLM call failed (%s), retry %d/%d in %.1f s", kind, attempt + 1, cfg.max_retries, delay)
                     attempt += 1
                     await asyncio.sleep(delay)
                     continue
                 raise LLMError(kind, _explain(kind, exc, cfg), Usage(calls=attempt + 1, model=cfg.model)) from None
-            usage = self._usage(response)
+            usage = self._usage(response).model_copy(update={"calls": attempt + 1})  # retries are calls too
             self.total = self.total + usage
             text = response.choices[0].message.content or ""
             return LLMReply(text=text, usage=usage)
@@ -134,6 +146,11 @@ class LLMClient:
         counts = getattr(response, "usage", None)
         prompt = int(getattr(counts, "prompt_tokens", 0) or 0)
         completion = int(getattr(counts, "completion_tokens", 0) or 0)
+        cfg = self.config
+        if cfg.input_usd_per_mtok is not None or cfg.output_usd_per_mtok is not None:  # the user's price first
+            cost = (prompt * (cfg.input_usd_per_mtok or 0.0) + completion * (cfg.output_usd_per_mtok or 0.0)) / 1e6
+            return Usage(calls=1, prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost,
+                         model=cfg.model)
         try:
             cost, known = float(litellm.completion_cost(completion_response=response)), True
         except Exception:  # litellm raises for models missing from its cost map
@@ -142,15 +159,33 @@ class LLMClient:
                      model=self.config.model)
 
 
+def _kind(name: str, exc: Exception) -> str:
+    """The named kind of a litellm error; a missing key is told apart (litellm reports it in many ways)."""
+    text = str(exc).lower()
+    if "missing credentials" in text or "api_key client option must be set" in text or "no api key" in text:
+        return "no_key"
+    if name == "BadRequestError" and ("llm provider not provided" in text or "provider list" in text):
+        return "not_found"
+    if "connection error" in text or "connection refused" in text or "name or service not known" in text:
+        return "connection"  # litellm reports a refused connection as a server error
+    return _KINDS.get(name, "llm_error")
+
+
 def _explain(kind: str, exc: Exception, cfg: LLMConfig) -> str:
     detail = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
     hints = {
-        "auth": "the API key is missing or wrong: check the provider's key variable or --api-key-env",
-        "not_found": f"the model {cfg.model!r} was not found: check the model string (litellm's provider/model)",
+        "auth": f"the API key was refused by {cfg.api_base or 'the provider'}: check "
+                f"{'$' + cfg.api_key_env if cfg.api_key_env else 'the provider key variable'}",
+        "no_key": f"no API key was sent to {cfg.api_base or 'the provider'}: put the key in an environment variable "
+                  "and name it with --api-key-env (a server that needs no key: give it any value)",
+        "not_found": f"the model {cfg.model!r} was not found: check the model string (litellm's provider/model, "
+                     "e.g. openai/gpt-4o-mini)",
         "rate_limit": f"still rate-limited after {cfg.max_retries} retries",
         "timeout": f"no answer within {cfg.timeout_s:g} s, {cfg.max_retries} retries included",
         "server": f"the provider kept failing after {cfg.max_retries} retries",
-        "connection": f"cannot reach {cfg.api_base or 'the provider'}",
+        "connection": f"cannot reach {cfg.api_base or 'the provider'} after {cfg.max_retries} retries "
+                      "(is the server running, and is the URL right?)",
+        "bad_request": f"{cfg.api_base or 'the provider'} refused the request",
         "context_window": "the prompt is longer than the model's context window",
     }
     return f"{hints.get(kind, 'the LLM call failed')} ({detail})"

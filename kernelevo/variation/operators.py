@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from kernelevo.records.candidate import Candidate, Usage
 from kernelevo.records.result import EvalResult
 from kernelevo.variation import prompts, template
 from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
-from kernelevo.variation.llm import LLMClient, LLMError
+from kernelevo.variation.llm import LLMError, LLMReply
 from kernelevo.variation.metaprompt import MetaPrompt
 from kernelevo.variation.prompts import HardwareFacts
 
@@ -48,6 +49,7 @@ class Proposal:
     usage: Usage = field(default_factory=Usage)
     failure_kind: str | None = None  # "llm_error", "unusable_reply", "diff_failed", "no_change"
     failure: str = ""
+    operator: str | None = None  # recorded as this operator instead (a diff answered with a whole module)
 
     @classmethod
     def failed(cls, kind: str, message: str, usage: Usage | None = None) -> Proposal:
@@ -87,17 +89,24 @@ class TemplateOperator(Operator):
         return Proposal(mutated[0], mutated[1])
 
 
+class Completer(Protocol):
+    """What LLM operators call: one model (LLMClient) or several (ModelPool)."""
+
+    async def complete(self, messages: list[dict[str, str]]) -> LLMReply: ...
+
+
 class _LLMOperator(Operator):
     uses_llm = True
 
-    def __init__(self, client: LLMClient) -> None:
+    def __init__(self, client: Completer) -> None:
         self.client = client
 
     @abstractmethod
     def messages(self, request: VariationRequest) -> list[dict[str, str]]: ...
 
-    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str]:
-        return extract_module(reply), self.name.removeprefix("llm-")
+    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str, str | None]:
+        """(source, note, operator to record it as: None for this one)."""
+        return extract_module(reply), self.name.removeprefix("llm-"), None
 
     async def propose(self, request: VariationRequest) -> Proposal:
         try:
@@ -105,12 +114,12 @@ class _LLMOperator(Operator):
         except LLMError as exc:
             return Proposal.failed("llm_error", f"{exc.kind}: {exc.message}", exc.usage)
         try:
-            source, note = self.extract(reply.text, request)
+            source, note, recorded_as = self.extract(reply.text, request)
         except UnusableReply as exc:
             return Proposal.failed(exc.kind, str(exc), reply.usage)
         if source.strip() == request.parents[0].candidate.source.strip():
             return Proposal.failed("no_change", "the model returned the parent unchanged", reply.usage)
-        return Proposal(source, note, reply.usage)
+        return Proposal(source, note, reply.usage, operator=recorded_as)
 
 
 class RewriteOperator(_LLMOperator):
@@ -127,9 +136,17 @@ class DiffOperator(RewriteOperator):
     name = "llm-diff"
     instruction = prompts.DIFF
 
-    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str]:
-        source, blocks = apply_edits(request.parents[0].candidate.source, reply)
-        return source, f"{blocks} edit(s)"
+    def extract(self, reply: str, request: VariationRequest) -> tuple[str, str, str | None]:
+        try:
+            source, blocks = apply_edits(request.parents[0].candidate.source, reply)
+        except UnusableReply as no_edits:
+            if no_edits.kind != "unusable_reply":  # edits that did not apply: a real diff failure
+                raise
+            try:  # models often answer a diff request with the whole module: that is a rewrite
+                return extract_module(reply), "whole module in answer to a diff request", RewriteOperator.name
+            except UnusableReply:
+                raise no_edits from None
+        return source, f"{blocks} edit(s)", None
 
 
 class CrossoverOperator(_LLMOperator):
@@ -154,7 +171,7 @@ class RepairOperator(_LLMOperator):
                                        request.hardware)
 
 
-def build_operators(client: LLMClient | None) -> dict[str, Operator]:
+def build_operators(client: Completer | None) -> dict[str, Operator]:
     """The template operator always; the LLM operators when a model is configured."""
     ops: dict[str, Operator] = {"template": TemplateOperator()}
     if client is not None:

@@ -4,6 +4,10 @@ Every prompt carries the spec, the parent's source and what was measured of it (
 roofline fraction, compile metadata), failure output of earlier tries, the hardware's
 facts, and the meta-prompt's know-how. The rules the evaluator enforces are stated up
 front so that the model does not waste a call on a kernel that will be rejected.
+
+The spec's ``language`` setting (``KERNELEVO = {"language": "cuda"}``, read from the spec's
+source without running it) picks the candidate format the messages describe: ``@triton.jit``
+kernels, or CUDA C++ compiled through CuPy or ``load_inline``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kernelevo.records.result import EvalResult
+from kernelevo.spec.errors import SpecError
+from kernelevo.spec.settings import parse_settings
 from kernelevo.variation.metaprompt import MUTATIONS, SECTIONS, MetaPrompt
 
 RULES = """\
@@ -23,6 +29,44 @@ kernels. It is checked by an evaluator that rejects:
 libraries, and caching of results between calls;
 - wrong results on any input variant (several shapes are checked, with fresh random inputs).
 Expose block sizes, num_warps and num_stages as literal keyword arguments at the launch so they can be tuned."""
+
+
+CUDA_RULES = """\
+The kernel is a Python module defining `class ModelNew(nn.Module)` with the same constructor arguments as the \
+reference `Model`, whose `forward` returns the same outputs (same dtype and shape) by launching your own CUDA C++ \
+`__global__` kernels, written in one of two forms:
+- CuPy: `mod = cupy.RawModule(code=CUDA_SRC, options=("-std=c++17",))`, `kern = mod.get_function("name")` \
+(templated kernels through `name_expressions=["name<128>"]`), launched on torch tensors as \
+`kern((grid,), (block,), (x.data_ptr(), out.data_ptr(), cupy.int32(n)), shared_mem=bytes)` inside \
+`with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):`;
+- KernelBench's `torch.utils.cpp_extension.load_inline(name=..., cpp_sources=..., cuda_sources=..., \
+functions=[...])`, whose C++ wrapper allocates with `torch::empty_like` / `torch::empty` and launches \
+`kernel<<<blocks, threads, shared_bytes, at::cuda::getCurrentCUDAStream()>>>(...)`.
+Launch on torch's current stream only. It is checked by an evaluator that rejects:
+- imports other than torch, cupy, math, typing, functools, itertools, dataclasses;
+- cuBLAS, cuDNN, CUTLASS, Thrust, CUB's device-wide algorithms, or CuPy's array operations (cupy.matmul, \
+cupy.sum, elementwise and reduction kernels of CuPy's own) in place of your own kernels;
+- PyTorch compute in forward or in the C++ wrapper (only allocation such as torch.empty, views, .contiguous(), \
+shapes and strides);
+- try/except, calls to the reference Model, new CUDA streams, threads, reads of clocks, file or network access, \
+patching of libraries, and caching of results between calls;
+- wrong results on any input variant (several shapes are checked, with fresh random inputs).
+Expose tile and block sizes as `#define` / `constexpr int` constants, template arguments or integer literals at the \
+launch (and `#pragma unroll N`) so they can be tuned; keep the launch's block size, `__launch_bounds__` and shared \
+array sizes consistent. Target sm_90: at most 1024 threads per block, 48 KiB of static shared memory per block \
+(up to 227 KiB dynamic with cudaFuncSetAttribute)."""
+# The meta-prompt's know-how may be written in Triton's terms; a CUDA writer reads it through this.
+CUDA_TRANSLATION = ("Where the know-how below names Triton constructs, apply the same idea in CUDA: block sizes are "
+                    "threads and tiles per block, tl.dot is wmma / mma.sync on tensor cores, num_stages is a "
+                    "cp.async (cuda::memcpy_async) pipeline through shared memory, masks are bounds checks.")
+
+
+def spec_language(spec_source: str) -> str:
+    """The spec's target language, "triton" or "cuda", read from its ``KERNELEVO`` settings."""
+    try:
+        return parse_settings(spec_source).language
+    except SpecError:  # the evaluator reports a broken spec; a prompt falls back to the default
+        return "triton"
 
 
 @dataclass(frozen=True)
@@ -51,7 +95,10 @@ class HardwareFacts:
             interpreted=bool(result and result.interpreted),
         )
 
-    def describe(self) -> str:
+    def describe(self, language: str = "triton") -> str:
+        if self.interpreted and language == "cuda":
+            return ("No GPU has measured this kernel yet: write for an NVIDIA H100/H200 (sm_90, 132 SMs, 228 KiB "
+                    "shared memory per SM, ~3.3-4.8 TB/s HBM).")
         if self.interpreted:
             return ("Kernels are run by Triton's CPU interpreter on small inputs (no GPU here): correctness matters; "
                     "write for an NVIDIA H100/H200 (132 SMs, 228 KiB shared memory per SM, ~3.3-4.8 TB/s HBM).")
@@ -93,10 +140,15 @@ def results_summary(result: EvalResult | None) -> str:
     return "; ".join(lines)
 
 
-def system_message(meta: MetaPrompt | None, hardware: HardwareFacts) -> str:
+def system_message(meta: MetaPrompt | None, hardware: HardwareFacts, language: str = "triton") -> str:
     know_how = meta.render() if meta else ""
-    return ("You are an expert GPU kernel engineer who writes Triton kernels that beat PyTorch and torch.compile.\n\n"
-            f"{RULES}\n\nTarget hardware: {hardware.describe()}\n\n{know_how}").strip()
+    if language == "cuda":
+        intro = "You are an expert GPU kernel engineer who writes CUDA C++ kernels that beat PyTorch and torch.compile."
+        rules, know_how = CUDA_RULES, f"{CUDA_TRANSLATION}\n\n{know_how}" if know_how else ""
+    else:
+        intro = "You are an expert GPU kernel engineer who writes Triton kernels that beat PyTorch and torch.compile."
+        rules = RULES
+    return f"{intro}\n\n{rules}\n\nTarget hardware: {hardware.describe(language)}\n\n{know_how}".strip()
 
 
 def _spec_block(spec_source: str) -> str:
@@ -115,8 +167,9 @@ def _inspiration_blocks(inspirations: list[tuple[str, EvalResult | None]]) -> st
     return "\n\n".join(blocks)
 
 
-def _messages(meta: MetaPrompt | None, hardware: HardwareFacts, parts: list[str]) -> list[dict[str, str]]:
-    return [{"role": "system", "content": system_message(meta, hardware)},
+def _messages(meta: MetaPrompt | None, hardware: HardwareFacts, parts: list[str],
+              spec_source: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system_message(meta, hardware, spec_language(spec_source))},
             {"role": "user", "content": "\n\n".join(p for p in parts if p)}]
 
 
@@ -136,7 +189,7 @@ def improve_messages(spec_source: str, parent: tuple[str, EvalResult | None],
     if failures:
         parts.append("Earlier attempts from this kernel failed:\n" + "\n".join(f"- {f[:600]}" for f in failures))
     parts.append(instruction)
-    return _messages(meta, hardware, parts)
+    return _messages(meta, hardware, parts, spec_source)
 
 
 def crossover_messages(spec_source: str, first: tuple[str, EvalResult | None], second: tuple[str, EvalResult | None],
@@ -144,7 +197,7 @@ def crossover_messages(spec_source: str, first: tuple[str, EvalResult | None], s
     parts = [_spec_block(spec_source), _kernel_block("Kernel A:", *first), _kernel_block("Kernel B:", *second),
              "Combine the strengths of A and B into one kernel that is faster than both. Return the complete new "
              "module in one ```python code block."]
-    return _messages(meta, hardware, parts)
+    return _messages(meta, hardware, parts, spec_source)
 
 
 def repair_messages(spec_source: str, broken: str, error: str, meta: MetaPrompt | None,
@@ -153,14 +206,16 @@ def repair_messages(spec_source: str, broken: str, error: str, meta: MetaPrompt 
              f"The evaluator's output:\n```\n{error.strip()[:3000]}\n```",
              "Fix the kernel so that it is correct and keeps its optimizations. Return the complete fixed module in "
              "one ```python code block."]
-    return _messages(meta, hardware, parts)
+    return _messages(meta, hardware, parts, spec_source)
 
 
 def evolve_prompt_messages(meta: MetaPrompt, mutation: str, best: tuple[str, EvalResult | None] | None,
-                           hardware: HardwareFacts) -> list[dict[str, str]]:
+                           hardware: HardwareFacts, *, language: str = "triton") -> list[dict[str, str]]:
+    """The prompt to evolve a meta-prompt; ``language`` ("triton", "cuda") is the spec's."""
     evidence = (_kernel_block("The best kernel written with this prompt:", *best) if best
                 else "No kernel written with this prompt has been measured yet.")
-    parts = [f"This is a meta-prompt that guides an LLM writing Triton kernels for {hardware.describe()}:\n\n"
+    kernels = "CUDA C++ kernels (CuPy RawModule or load_inline)" if language == "cuda" else "Triton kernels"
+    parts = [f"This is a meta-prompt that guides an LLM writing {kernels} for {hardware.describe(language)}:\n\n"
              f"{meta.render()}", evidence, MUTATIONS[mutation],
              "Return the new meta-prompt with exactly these four markdown sections: "
              + ", ".join(f"'## {s.capitalize()}'" for s in SECTIONS) + ". No other text."]

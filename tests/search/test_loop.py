@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from llm_server import Reply, ScriptedLLMServer
+from llm_server import ScriptedLLMServer, kernel_responder
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.driver import run_search, start_search
@@ -103,36 +103,9 @@ def test_killed_driver_resumes(tmp_path: Path) -> None:
     assert {c.id for c in made} <= set(ids)  # made before the kill, evaluated after the resume
 
 
-def kernel_variant(seed: str, n: int) -> str:
-    blocks, warps = [256, 512, 1024, 2048, 4096], [1, 2, 4, 8]
-    source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={blocks[n % 5]}")
-    source = source.replace("num_warps=4", f"num_warps={warps[(n // 5) % 4]}")
-    return source + f"\n# variant {n}\n"
-
-
-EVOLVED = "\n".join(f"## {s}\nEvolved advice on {s.lower()}." for s in ("Philosophy", "Strategies", "Pitfalls",
-                                                                          "Analysis"))
-
-
 def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server: ScriptedLLMServer,
                                                monkeypatch: pytest.MonkeyPatch, db) -> None:
-    seed = (ROOT / "examples" / "gelu" / "seed.py").read_text()
-    counter = iter(range(10_000))
-
-    def respond(request: dict) -> Reply:
-        system = request["messages"][0]["content"]
-        user = request["messages"][-1]["content"]
-        if "You improve the instructions" in system:
-            return Reply(content=EVOLVED, prompt_tokens=300, completion_tokens=80)
-        n = next(counter)
-        if n in (1, 5):
-            return Reply(content="no code today")  # a malformed reply now and then
-        if "SEARCH" in user:  # the diff operator
-            return Reply(content="<<<<<<< SEARCH\n        x = x.contiguous()\n=======\n        x = x.contiguous()  "
-                                 f"# edit {n}\n>>>>>>> REPLACE")
-        return Reply(content=f"```python\n{kernel_variant(seed, n)}```")
-
-    llm_server.responder = respond
+    llm_server.responder = kernel_responder((ROOT / "examples" / "gelu" / "seed.py").read_text())
     monkeypatch.setenv("KERNELEVO_TEST_KEY", "sk-test")
     llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_TEST_KEY",
                     max_retries=0)
@@ -156,3 +129,21 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
     stored = load_run(db, outcome.run_id).prompts
     assert stored is not None and len(stored.prompts) == len(state.prompts.prompts)
     assert re.search(r"llm-", " ".join(state.bandit.stats))
+
+
+def test_a_crossover_never_pairs_a_kernel_with_itself() -> None:
+    """With the best elite picked by exploitation every time, the second parent is still another one."""
+    import random as random_module
+
+    from kernelevo.records.elite import Elite
+    from kernelevo.search.loop import SearchLoop
+    from kernelevo.search.selection import SelectionMix, Selector
+
+    loop = SearchLoop.__new__(SearchLoop)
+    loop.selector, loop.rng = Selector(SelectionMix(1.0, 0.0, 0.0)), random_module.Random(0)
+    elites = [Elite(candidate_id=i, objective=float(i), measures=(0.0,), cell=i, rel_iqr=0.01) for i in range(3)]
+    for _ in range(50):
+        first, second = loop._parents(elites, 2)
+        assert first.candidate_id != second.candidate_id
+    [only] = loop._parents(elites[:1], 1)
+    assert loop._parents(elites[:1], 2) == [only, only]  # one elite: the only pair there is

@@ -37,8 +37,10 @@ def test_reply_tokens_and_cost(client: LLMClient, llm_server: ScriptedLLMServer)
 
 def test_rate_limit_is_retried(client: LLMClient, llm_server: ScriptedLLMServer) -> None:
     llm_server.add(Reply(status=429, headers={"retry-after": "0"}), Reply(content="after the 429"))
-    assert complete(client).text == "after the 429"
+    reply = complete(client)
+    assert reply.text == "after the 429"
     assert len(llm_server.requests) == 2
+    assert reply.usage.calls == 2  # a retried call counts its attempts, as a failed one does
 
 
 def test_server_errors_are_retried_then_reported(client: LLMClient, llm_server: ScriptedLLMServer) -> None:
@@ -61,7 +63,7 @@ def test_wrong_key_is_not_retried(client: LLMClient, llm_server: ScriptedLLMServ
     llm_server.add(Reply(status=401))
     with pytest.raises(LLMError) as info:
         complete(client)
-    assert info.value.kind == "auth" and "key is missing or wrong" in info.value.message
+    assert info.value.kind == "auth" and "key was refused" in info.value.message
     assert len(llm_server.requests) == 1
 
 

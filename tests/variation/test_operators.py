@@ -73,6 +73,17 @@ def test_diff_edits_the_parent(spec, seed, client, llm_server) -> None:
     assert "SEARCH" in user_text(llm_server)
 
 
+def test_a_diff_answered_with_a_whole_module_is_used_as_a_rewrite(spec, seed, client, llm_server) -> None:
+    faster = seed.replace("num_warps=4", "num_warps=8")
+    llm_server.add(Reply(content=f"Here is the whole kernel instead:\n```python\n{faster}```"))
+    proposal = asyncio.run(DiffOperator(client).propose(request(spec, seed)))
+    assert proposal.source == faster and proposal.operator == "llm-rewrite"
+    assert "whole module" in proposal.note
+    llm_server.add(Reply(content="<<<<<<< SEARCH\nno such line\n=======\nx\n>>>>>>> REPLACE"))
+    failed = asyncio.run(DiffOperator(client).propose(request(spec, seed)))
+    assert failed.source is None and failed.failure_kind == "diff_failed"  # an edit that does not apply stays one
+
+
 def test_crossover_shows_both_parents(spec, seed, client, llm_server) -> None:
     other = seed.replace("num_warps=4", "num_warps=2")
     child = seed.replace("num_warps=4", "num_warps=8")
