@@ -8,11 +8,13 @@ with 1 to 8 actors on a machine without GPUs.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 import zlib
 
 from kernelevo.evaluation import EvalOptions, EvalResult
+from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import Environment, Stage, Timing
 from kernelevo.spec import Spec
 
@@ -31,18 +33,62 @@ class SimulatedEvaluatorActor:
 
     def evaluate(self, spec: Spec, source: str) -> EvalResult:
         time.sleep(self.delay_s)
-        # a deterministic, made-up time per source, so the archive has something to order
-        kernel_ms = 1.0 + (zlib.crc32(source.encode()) % 1000) / 1000
-
-        def timing(ms: float) -> Timing:
-            return Timing(median_ms=ms, iqr_ms=0.0, min_ms=ms, mean_ms=ms, repetitions=1, method="simulated")
-
-        env = Environment(device="simulated", device_name="simulated", hardware="simulated", torch="-", triton="-",
-                          python="-", hostname="-")
-        result = EvalResult(correct=True, stage=Stage.VERDICT, kernel=timing(kernel_ms), eager=timing(1.5),
-                            speedup_eager=1.5 / kernel_ms, environment=env)
-        result.costs.judge_s = self.delay_s
-        return result
+        return simulated_result(source, self.delay_s)
 
     def close(self) -> None:
         pass
+
+
+def simulated_result(source: str, delay_s: float) -> EvalResult:
+    """A correct result with a deterministic, made-up time per source (so the archive has something
+    to order), marked ``hardware="simulated"``."""
+    kernel_ms = 1.0 + (zlib.crc32(source.encode()) % 1000) / 1000
+
+    def timing(ms: float) -> Timing:
+        return Timing(median_ms=ms, iqr_ms=0.0, min_ms=ms, mean_ms=ms, repetitions=1, method="simulated")
+
+    env = Environment(device="simulated", device_name="simulated", hardware="simulated", torch="-", triton="-",
+                      python="-", hostname="-")
+    result = EvalResult(correct=True, stage=Stage.VERDICT, kernel=timing(kernel_ms), eager=timing(1.5),
+                        speedup_eager=1.5 / kernel_ms, environment=env)
+    result.costs.judge_s = delay_s
+    return result
+
+
+class SimulatedPool:
+    """``workers`` simulated evaluators on this event loop: each answers after ``delay_s``.
+
+    No process, no Ray: what is measured with it is the driver alone (selection, operators,
+    the archive, the store), at evaluator counts no machine here could host as processes."""
+
+    def __init__(self, workers: int, delay_s: float) -> None:
+        self.workers = self.capacity = workers
+        self.delay_s = delay_s
+        self.busy_s = 0.0
+        self.spans: list[tuple[float, float]] = []  # (start, end) of each evaluation, time.monotonic()
+
+    async def start(self) -> None:
+        return None
+
+    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+        start = time.monotonic()
+        await asyncio.sleep(self.delay_s)
+        self.busy_s += self.delay_s
+        self.spans.append((start, time.monotonic()))
+        return [("simulated", simulated_result(candidate.source, self.delay_s))]
+
+    def steady_state(self, warmup_s: float) -> tuple[float, float]:
+        """(results a second, busy fraction) from ``warmup_s`` after the first start to the last start:
+        the seeds' first round and the budget's last draining round left out."""
+        if not self.spans:
+            return 0.0, 0.0
+        begin = min(s for s, _ in self.spans) + warmup_s
+        end = max(s for s, _ in self.spans)
+        if end <= begin:
+            return 0.0, 0.0
+        done = sum(1 for _, e in self.spans if begin <= e <= end)
+        busy = sum(max(0.0, min(e, end) - max(s, begin)) for s, e in self.spans)
+        return done / (end - begin), busy / (self.workers * (end - begin))
+
+    async def close(self) -> None:
+        return None

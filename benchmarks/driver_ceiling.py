@@ -1,0 +1,136 @@
+"""How many evaluators one driver keeps busy: 8 to 512 simulated evaluators, one search loop.
+
+Each simulated evaluator answers after ``--delay`` seconds (1 s: 60 evaluations a minute,
+the throughput target per GPU) with a made-up correct result; everything else is the real
+driver: selection, the template operator, the pyribs archive, the run store (SQLite, one
+transaction per result) and progress snapshots. Reported per count: results a second
+against the ideal (evaluators / delay), and the busy fraction (time evaluators spent
+evaluating / evaluators x wall time), both in the steady state: from two delays after the
+first evaluation started (the seeds' round) to the last start (before the budget drains).
+At the largest count the driver is profiled, and its CPU time is split by where it went.
+
+    python benchmarks/driver_ceiling.py --out benchmarks/results/driver_ceiling-cpu.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import datetime as dt
+import json
+import logging
+import platform
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from kernelevo.distributed.simulated import SimulatedPool  # noqa: E402
+from kernelevo.driver import start_search  # noqa: E402
+from kernelevo.evaluation import EvalOptions  # noqa: E402
+from kernelevo.search.config import Budget, RunConfig  # noqa: E402
+from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.storage.database import open_database  # noqa: E402
+
+# Where a driver's CPU time goes, by the module of the function that spent it (cumulative
+# time of the outermost call into each area; areas nest: "search state" holds the archive and
+# the descriptors). Under cProfile every figure is inflated several times; compare them, not add.
+AREAS = {
+    "selection": ("kernelevo/search/selection.py",),
+    "template operator": ("kernelevo/variation/template", "kernelevo/variation/tunable", "kernelevo/variation/cuda"),
+    "archive (pyribs)": ("kernelevo/archive/elites.py", "ribs/"),
+    "descriptors": ("kernelevo/archive/descriptors.py",),
+    "store (SQLAlchemy, SQLite)": ("kernelevo/storage/", "sqlalchemy/"),
+    "progress snapshots": ("kernelevo/search/progress.py",),
+    "search state": ("kernelevo/search/state.py",),
+}
+
+
+def measure(evaluators: int, delay: float, rounds: int, profile: bool) -> dict[str, Any]:
+    # the matmul seeds expose many tunables: the template operator does not run out of new kernels
+    spec = read_spec(str(ROOT / "examples" / "matmul_epilogue" / "spec.py"))
+    config = RunConfig(budget=Budget(evaluations=evaluators * rounds), workers=evaluators, ray=False,
+                       evaluation=EvalOptions(device="cpu"))
+    pool = SimulatedPool(evaluators, delay)
+    profiler = cProfile.Profile() if profile else None
+    with tempfile.TemporaryDirectory() as out:
+        db = open_database(f"sqlite:///{out}/kernelevo.db")
+        started = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        outcome = asyncio.run(start_search(db, spec, config, out=out, pool=pool))
+        if profiler:
+            profiler.disable()
+        wall = time.perf_counter() - started
+        db.dispose()
+    elapsed = outcome.loop.elapsed_s()
+    n = outcome.state.evaluated_count()
+    rate, busy = pool.steady_state(warmup_s=2 * delay)  # the seeds' round and the first full one
+    row: dict[str, Any] = {
+        "evaluators": evaluators, "evaluations": n, "search_s": elapsed, "wall_s": wall,
+        "results_per_s": rate, "ideal_per_s": evaluators / delay, "efficiency": rate / (evaluators / delay),
+        "busy_fraction": busy, "whole_run_results_per_s": n / elapsed,
+        "whole_run_busy_fraction": pool.busy_s / (evaluators * elapsed),
+    }
+    if profiler:
+        row["profile"] = split(profiler, elapsed)
+    return row
+
+
+def split(profiler: cProfile.Profile, elapsed: float) -> dict[str, Any]:
+    """The driver's CPU seconds by area, and the top functions by own time."""
+    stats = pstats.Stats(profiler)
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, dict[Any, Any]]] = stats.stats  # type: ignore[attr-defined]
+    areas: dict[str, float] = {}
+    for area, prefixes in AREAS.items():
+        # the outermost calls into the area: callers from outside it
+        total = 0.0
+        for (file, _, _), (_, _, _, cumulative, callers) in raw.items():
+            if any(p in file for p in prefixes) and not any(any(p in c[0] for p in prefixes) for c in callers):
+                total += cumulative
+        areas[area] = round(total, 2)
+    own = sorted(raw.items(), key=lambda kv: kv[1][2], reverse=True)[:12]
+    top = [{"function": f"{Path(k[0]).name}:{k[1]} {k[2]}", "own_s": round(v[2], 3), "calls": v[1]} for k, v in own]
+    return {"elapsed_s": round(elapsed, 2), "cpu_s_by_area": areas, "top_own_time": top}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--delay", type=float, default=1.0, help="seconds per simulated evaluation")
+    parser.add_argument("--rounds", type=int, default=6, help="evaluations per evaluator")
+    parser.add_argument("--counts", default="8,64,256,512")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    counts = [int(c) for c in args.counts.split(",")]
+    rows = [measure(n, args.delay, args.rounds, profile=False) for n in counts]
+    profiled = measure(counts[-1], args.delay, args.rounds, profile=True)
+    table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
+    for col in ("evaluators", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(str(r["evaluators"]), str(r["evaluations"]), f"{r['search_s']:.1f}", f"{r['results_per_s']:.1f}",
+                      f"{r['ideal_per_s']:.0f}", f"{r['efficiency']:.0%}", f"{r['busy_fraction']:.0%}")
+    console = Console(width=120)
+    console.print(table)
+    console.print(f"profiled at {counts[-1]}: {profiled['profile']['cpu_s_by_area']} "
+                  f"(of {profiled['profile']['elapsed_s']} s)")
+    if args.out:
+        report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                  "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only (2 cores)",
+                  "delay_s": args.delay, "rounds": args.rounds, "rows": rows, "profiled": profiled}
+        Path(args.out).write_text(json.dumps(report, indent=2))
+        console.print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
