@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kernelevo.records.result import EvalResult, Timing
+from kernelevo.records.result import CudaBuild, ErrorKind, EvalResult, Timing
 from kernelevo.spec.probe import SpecReport
 from kernelevo.spec.spec import Spec
 
@@ -21,6 +21,8 @@ def verdict_line(result: EvalResult) -> Text:
         if result.interpreted:
             text.append("  (Triton interpreter on CPU: timings are not GPU speeds)", style="yellow")
         return text
+    if result.error == ErrorKind.NEEDS_GPU:  # not the kernel's fault: compiled, not run
+        return Text("COMPILED, NOT RUN", style="bold yellow") + Text("  CUDA kernels need a GPU", style="yellow")
     text = Text("REJECTED", style="bold red")
     text.append(f"  {result.error} at the {result.stage} stage", style="red")
     return text
@@ -47,9 +49,19 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
             console.print(f"torch.compile baseline failed: {result.compile_baseline_error}", style="yellow")
     if result.kernels:
         console.print(_kernels(result))
+    for build in result.cuda:
+        console.print(_build_line(build), style="dim", highlight=False)
     if result.memory is not None:
         console.print(memory_line(result), style="dim", highlight=False)
     console.print(_costs(result), style="dim")
+
+
+def _build_line(build: CudaBuild) -> str:
+    how = "cached" if build.cached else (f"{build.compile_s:.1f} s" if build.compile_s is not None else "")
+    kept = [name for name, text in (("PTX", build.ptx), ("SASS", build.sass)) if text]
+    return (f"{build.form} {build.name} for {build.arch} by {build.compiler}" + (f", {how}" if how else "")
+            + (f"; {' and '.join(kept)} kept (--json shows them)" if kept else "")
+            + (f"; {build.error.splitlines()[0]}" if build.error else ""))
 
 
 def memory_line(result: EvalResult) -> str:

@@ -10,8 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # test helpers (llm_server, sandbox_handlers)
-sys.path.insert(0, str(Path(__file__).resolve().parent / "api"))  # the API server fixture (conftest_api)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers: llm_server, api_server, postgres_server, ...
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

@@ -36,8 +36,10 @@ feature it shows.
 - 3, autotuned or specialized variants: ``@triton.autotune`` / ``@triton.heuristics``.
 
 ``tests/archive/descriptor_examples/`` holds one kernel per level, and a test checks that
-each lands in its level. Descriptors from compile metadata (registers, shared memory,
-warps) can be chosen instead in the run's configuration.
+each lands in its level. CUDA C++ candidates get the same three levels from
+:mod:`kernelevo.archive.cuda_descriptors`, which documents their features level by level.
+Descriptors from compile metadata (registers, shared memory, warps) can be chosen instead
+in the run's configuration.
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from kernelevo.archive import cuda_descriptors
 from kernelevo.records.result import EvalResult
+from kernelevo.utils.cuda_source import is_cuda_source
 from kernelevo.utils.pyast import decorator_names, dotted_name
 
 
@@ -112,15 +116,25 @@ def analyse(source: str) -> KernelFeatures:
     return KernelFeatures(kernels, host, autotuned, launches, stages)
 
 
-def _calls(nodes: Iterable[ast.AST], name: str) -> list[ast.Call]:
-    found = []
-    for root in nodes:
-        for node in ast.walk(root):
-            if isinstance(node, ast.Call) and _dotted(node.func).split(".")[-1] == name:
-                found.append(node)
+@functools.lru_cache(maxsize=64)  # asked once per level descriptor of the same source
+def _is_cuda(source: str) -> bool:
+    return is_cuda_source(source)
+
+
+@functools.lru_cache(maxsize=4096)  # the nodes of analyse()'s cached trees: each is walked once, not per question
+def _calls_by_name(root: ast.AST) -> dict[str, list[ast.Call]]:
+    found: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(root):
+        if isinstance(node, ast.Call):
+            found.setdefault(_dotted(node.func).split(".")[-1], []).append(node)
     return found
 
 
+def _calls(nodes: Iterable[ast.AST], name: str) -> list[ast.Call]:
+    return [call for root in nodes for call in _calls_by_name(root).get(name, ())]
+
+
+@functools.lru_cache(maxsize=1024)
 def _loops(kernel: ast.FunctionDef) -> list[ast.For | ast.While]:
     return [n for n in ast.walk(kernel) if isinstance(n, ast.For | ast.While)]
 
@@ -139,6 +153,8 @@ def _has_2d_tile(nodes: Iterable[ast.AST]) -> bool:
 
 
 def memory_level(source: str, result: EvalResult | None = None) -> float:
+    if _is_cuda(source):
+        return cuda_descriptors.memory_level(source)
     f = analyse(source)
     loads = _calls(f.kernels, "load")
     pipelined_range = any(
@@ -173,6 +189,8 @@ def _is_online(loop: ast.AST) -> bool:
 
 
 def compute_level(source: str, result: EvalResult | None = None) -> float:
+    if _is_cuda(source):
+        return cuda_descriptors.compute_level(source)
     f = analyse(source)
     loops = [loop for k in f.kernels for loop in _loops(k)]
     if any(_calls([loop], "dot") for loop in loops):
@@ -190,6 +208,8 @@ def compute_level(source: str, result: EvalResult | None = None) -> float:
 
 
 def parallelism_level(source: str, result: EvalResult | None = None) -> float:
+    if _is_cuda(source):
+        return cuda_descriptors.parallelism_level(source)
     f = analyse(source)
     if f.autotuned:
         return 3

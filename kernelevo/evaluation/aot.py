@@ -13,15 +13,14 @@ the interpreter or for the compiler when it is imported, not later).
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 from kernelevo.evaluation.candidate_module import exec_candidate
+from kernelevo.evaluation.cuda_build import cuda_tool
 from kernelevo.evaluation.diagnostics import trim
 from kernelevo.evaluation.protocol import LaunchSignature
 from kernelevo.records.result import KernelMetadata
@@ -115,7 +114,7 @@ def _signature(fn: Any, sig: LaunchSignature) -> tuple[dict[str, str], dict[str,
 
 def cubin_resources(cubin: bytes) -> dict[str, int]:
     """REG, SHARED, LOCAL, STACK of the first function in ``cubin`` (from ``cuobjdump -res-usage``)."""
-    tool = _cuobjdump()
+    tool = cuda_tool("cuobjdump")
     if tool is None:
         return {}
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
@@ -124,9 +123,3 @@ def cubin_resources(cubin: bytes) -> dict[str, int]:
         out = subprocess.run([tool, "-res-usage", f.name], capture_output=True, text=True, timeout=30).stdout
     return {k: int(v) for k, v in re.findall(r"\b(REG|SHARED|LOCAL|STACK):(\d+)", out)}
 
-
-def _cuobjdump() -> str | None:
-    import triton
-
-    bundled = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
-    return str(bundled) if bundled.exists() else shutil.which("cuobjdump")

@@ -13,6 +13,7 @@ poisons the process, so the judge throws the child away after each candidate.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from multiprocessing.connection import Connection
 from typing import Any
@@ -21,6 +22,7 @@ import torch
 
 from kernelevo.evaluation.candidate_module import candidate_path, exec_candidate
 from kernelevo.evaluation.compare import fill_poison
+from kernelevo.evaluation.cuda_runtime import CudaRuntime, CupyMismatch, LaunchLog, device_arch
 from kernelevo.evaluation.diagnostics import classify, describe
 from kernelevo.evaluation.instrument import (
     ALLOWED_ATEN_OPS,
@@ -69,6 +71,15 @@ class CandidateRunner:
         self.recorder.install(interpreted=not self.gpu)
         self.guards = Guards()
         self.guards.install()
+        # CUDA candidates: the GPU's own list of kernels run (by name and stream) is their launch count.
+        self.cuda: CudaRuntime | None = None
+        self.cuda_setup_error: str | None = None
+        if self.gpu and setup.spec.settings.language == "cuda":
+            self.cuda = CudaRuntime(on_phase=self._progress, allowed_libraries=frozenset(setup.allowed_libraries))
+            try:
+                self.cuda.install()
+            except CupyMismatch as exc:
+                self.cuda_setup_error = str(exc)
         self.integrity = IntegritySnapshot()
         self.models: dict[str, torch.nn.Module] = {}
         self.buffers: dict[str, list[Any]] = {}  # the inputs of the current variant's last fresh call
@@ -77,7 +88,12 @@ class CandidateRunner:
 
     def _progress(self, phase: str, detail: str = "") -> None:
         self.recorder.phase = phase
+        if self.cuda is not None:
+            self.cuda.phase = phase
         self.conn.send(Progress(phase, detail))
+
+    def _compile_s(self) -> float:
+        return self.recorder.compile_s + (self.cuda.compile_s if self.cuda is not None else 0.0)
 
     def handle(self, request: Any) -> Any:
         self._release()
@@ -115,6 +131,13 @@ class CandidateRunner:
         if request.triton_cache:  # Triton reads it at each cache access: this candidate's kernels go there
             os.environ["TRITON_CACHE_DIR"] = request.triton_cache
         self.candidate_file = candidate_path()
+        if self.cuda_setup_error:
+            return ChildError(ErrorKind.EVALUATOR_ERROR, self.cuda_setup_error)
+        if self.cuda is not None:
+            missing = self.cuda.missing_cupy(request.source)
+            if missing:
+                return ChildError(ErrorKind.EVALUATOR_ERROR, missing)
+            self.cuda.read_source(request.source)
         try:
             module = exec_candidate(request.source)
         except Exception as exc:
@@ -158,14 +181,16 @@ class CandidateRunner:
         self._progress("run")
         model = self.models[request.variant]
         ops = OpRecorder()
-        compile_before = self.recorder.compile_s
+        compile_before = self._compile_s()
+        gpu_log = LaunchLog()
         try:
             inputs = self._inputs(request)
             fill_poison(request.outputs, self.device, request.poison)
             before = self.recorder.total_launches()
             self.recorder.ops = ops
+            watch = self.cuda.watch(self.device) if self.cuda is not None else contextlib.nullcontext(gpu_log)
             try:
-                with torch.no_grad(), ops:
+                with watch as gpu_log, torch.no_grad(), ops:
                     result = model(*inputs)
             finally:
                 self.recorder.ops = None
@@ -175,18 +200,21 @@ class CandidateRunner:
             return ChildError(ErrorKind.SPEC_ERROR, str(exc))
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file),
-                              compile_s=self.recorder.compile_s - compile_before)
+                              compile_s=self._compile_s() - compile_before)
+        if gpu_log.error:
+            return ChildError(ErrorKind.EVALUATOR_ERROR, gpu_log.error)
+        cuda_violations = self.cuda.violations(gpu_log) if self.cuda is not None else []
         items = list(result) if isinstance(result, list | tuple) else [result]
         wrong = next((f"output[{i}] is a {type(x).__name__}" for i, x in enumerate(items)
                       if type(x) is not torch.Tensor), None)
         reply = CallReply(
             outputs=[] if wrong else [x.detach() for x in items],
             inputs_after=list(inputs),
-            launches=self.recorder.total_launches() - before,
+            launches=self.recorder.total_launches() - before + sum(gpu_log.own.values()),
             wrong_type=wrong,
             compute_ops=ops.compute_ops(self.allowed_ops),
-            violations=self._violations(),
-            compile_s=self.recorder.compile_s - compile_before,
+            violations=cuda_violations + self._violations(),
+            compile_s=self._compile_s() - compile_before,
             peak_bytes=self._peak(),
         )
         self._sent = [reply]
@@ -234,8 +262,15 @@ class CandidateRunner:
 
     # -- metadata --------------------------------------------------------------------------
     def _metadata(self) -> MetadataReply:
+        if self.cuda is not None:
+            kernels, builds = self.cuda.metadata(device_arch(self.device))
+            triton_kernels = self._triton_metadata()
+            return MetadataReply(kernels + triton_kernels, builds=builds)
         if not self.gpu:  # nothing was compiled; the judge compiles ahead of time in another child
             return MetadataReply([], dict(self.recorder.interpreted), dict(self.recorder.launches))
+        return MetadataReply(self._triton_metadata())
+
+    def _triton_metadata(self) -> list[KernelMetadata]:
         kernels = []
         for name, kernel in self.recorder.compiled.items():
             meta = kernel.metadata
@@ -245,7 +280,7 @@ class CandidateRunner:
                 shared_bytes=getattr(meta, "shared", None), num_warps=getattr(meta, "num_warps", None),
                 num_stages=getattr(meta, "num_stages", None), source="runtime",
             ))
-        return MetadataReply(kernels)
+        return kernels
 
     # -- checks ----------------------------------------------------------------------------
     def _violations(self) -> list[tuple[ErrorKind, str]]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelevo.evaluation.child_pool import ChildPool
+from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.evaluation.protocol import (
@@ -61,7 +62,7 @@ def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResul
     if not options.static_checks:
         return None
     findings = check_source(source, language=spec.settings.language, allowed_imports=options.allowed_imports,
-                            allowed_torch_ops=options.allowed_torch_ops)
+                            allowed_torch_ops=options.allowed_torch_ops, allowed_libraries=options.allowed_libraries)
     if not findings:
         return None
     return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(str(f) for f in findings[:5]))
@@ -90,7 +91,8 @@ class Evaluator:
         self.spec = spec
         self.options = options or EvalOptions()
         self.gpu = uses_gpu(self.options)
-        self.precompiling = self.gpu and self.options.precompile
+        # Compiling ahead is Triton's: CUDA candidates build when their child imports them.
+        self.precompiling = self.gpu and self.options.precompile and spec.settings.language != "cuda"
         self._judge: Sandbox | None = None
         self._judge_lock = threading.RLock()  # one candidate on the GPU at a time
         self._precompile_lock = threading.Lock()
@@ -111,6 +113,8 @@ class Evaluator:
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> None:
         """Start the judge and wait until it is ready; a broken spec raises :class:`SpecError`."""
+        if self.spec.settings.language == "cuda" and not self.gpu:
+            return  # CUDA without a GPU is only compiled (see _cuda_without_gpu): no judge to start
         with self._judge_lock:
             if self._judge is not None and self._judge.alive():
                 return
@@ -193,11 +197,62 @@ class Evaluator:
         source = source_of(candidate)
         result = static_rejection(source, self.spec, self.options)
         static_s = time.perf_counter() - started
-        if result is None:
+        if result is None and self.spec.settings.language == "cuda" and not self.gpu:
+            result = self._cuda_without_gpu(source)
+        elif result is None:
             result = self._compile_and_judge(source)
         result.interpreted = result.interpreted or not self.gpu
         result.costs.static_s = static_s
         result.costs.total_s = time.perf_counter() - started
+        return result
+
+    def _compile_cuda(self, source: str, request: CudaCompileRequest) -> CudaCompileReply:
+        """The candidate's CUDA units compiled with nvcc in a sandbox (compilers read untrusted source)."""
+        box = Sandbox("kernelevo.evaluation.cuda_build:CudaCompiler", None, env=sandbox_env(gpu=True),
+                      limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)), name="nvcc")
+        try:
+            box.start()
+            box.wait_ready(self.options.start_timeout_s)
+            reply: CudaCompileReply = box.call(request, {"*": self.options.compile_timeout_s})
+            return reply
+        finally:
+            box.kill()
+
+    def _add_cupy_listings(self, source: str, result: EvalResult) -> None:
+        """PTX and SASS of the CuPy units the GPU ran (NVRTC keeps neither), compiled once the judge has
+        let go of the GPU; a failure here costs the listings, never the verdict."""
+        if not any(b.form == "cupy" for b in result.cuda):
+            return
+        cc = result.environment.compute_capability if result.environment else None
+        arch = f"sm_{cc.replace('.', '')}" if cc else TARGET_ARCH
+        started = time.perf_counter()
+        try:
+            reply = self._compile_cuda(source, CudaCompileRequest(source, arch, forms=("cupy",)))
+            result.cuda += reply.builds
+        except SandboxFailure as exc:
+            log.warning("PTX and SASS of a CuPy candidate: %s", exc.message)
+        result.costs.compile_s += time.perf_counter() - started
+
+    def _cuda_without_gpu(self, source: str) -> EvalResult:
+        """CUDA on a machine without a GPU: compiled for sm_90 in a sandbox, for its errors and figures."""
+        started = time.perf_counter()
+        try:
+            reply = self._compile_cuda(source, CudaCompileRequest(source))
+        except SandboxFailure as exc:
+            kind = ErrorKind.COMPILE_TIMEOUT if exc.kind == "timeout" else ErrorKind.EVALUATOR_ERROR
+            return EvalResult(stage=Stage.COMPILE, error=kind, message=f"compiling the CUDA for sm_90: {exc.message}")
+        result = EvalResult(stage=Stage.COMPILE, cuda=reply.builds, kernels=reply.kernels)
+        result.costs.compile_s = time.perf_counter() - started
+        failed = next((b.error for b in reply.builds if b.error), None)
+        if failed is not None:
+            result.error, result.message = ErrorKind.COMPILE_ERROR, failed
+            return result
+        figures = ", ".join(f"{k.name}: {k.registers} registers, {k.spills or 0} B spilled, {k.shared_bytes or 0} B "
+                            "shared" for k in reply.kernels)
+        compiled = reply.missing or f"compiled for {TARGET_ARCH}" + (f" ({figures})" if figures else "")
+        result.error = ErrorKind.NEEDS_GPU
+        result.message = (f"{compiled}; correctness and timing of CUDA kernels need a GPU, and this machine "
+                          "has none")
         return result
 
     def _take_start_costs(self, result: EvalResult) -> None:
@@ -232,6 +287,8 @@ class Evaluator:
                     precompiled.compiled_on_gpu = _cubins(cache) - before
             result.precompiled = precompiled
             result.costs.precompile_s = precompile_s
+            if self.spec.settings.language == "cuda":
+                self._add_cupy_listings(source, result)
             return result
         finally:
             if cache:

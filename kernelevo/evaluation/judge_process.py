@@ -31,7 +31,8 @@ class Children:
             child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
         # On a GPU the judge sets the Warm request's memory limit once it has planned the memory.
         self.candidates = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner",
-                                    ChildSetup(setup.spec, device, list(options.allowed_torch_ops)),
+                                    ChildSetup(setup.spec, device, list(options.allowed_torch_ops),
+                                               list(options.allowed_libraries)),
                                     env=child_env, inherit_env=False, spare=spare, limits=limits,
                                     warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s,
                                     scratch_root=scratch_root)

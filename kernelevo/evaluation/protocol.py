@@ -14,7 +14,7 @@ from typing import Any
 from kernelevo.evaluation.memory import MemoryPlan
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import GpuTarget
-from kernelevo.records.result import Environment, ErrorKind, KernelMetadata, Timing
+from kernelevo.records.result import CudaBuild, Environment, ErrorKind, KernelMetadata, Timing
 from kernelevo.spec.spec import Spec
 
 
@@ -79,6 +79,7 @@ class ChildSetup:
     spec: Spec
     device: str
     allowed_ops: list[str]
+    allowed_libraries: list[str] = field(default_factory=list)  # CUDA: libraries whose kernels may run
 
 
 @dataclass
@@ -165,6 +166,7 @@ class MetadataReply:
     kernels: list[KernelMetadata]
     signatures: dict[str, LaunchSignature] = field(default_factory=dict)
     launches: dict[str, int] = field(default_factory=dict)
+    builds: list[CudaBuild] = field(default_factory=list)  # CUDA: each unit as built, with PTX and SASS
 
 
 @dataclass

@@ -100,6 +100,7 @@ class _Stages:
     def __init__(self, judge: Judge, child: Sandbox, result: EvalResult, triton_cache: str | None) -> None:
         self.judge, self.child, self.result, self.triton_cache = judge, child, result, triton_cache
         self.opts = judge.options
+        self.cuda = judge.spec.settings.language == "cuda"
         self.child_source = ""
 
     def run(self, source: str) -> None:
@@ -150,7 +151,8 @@ class _Stages:
         self._note_child_peak(reply.peak_bytes)
         if reply.launches == 0:  # the most precise diagnosis first: no kernel ran at all
             raise Rejected(ErrorKind.KERNEL_NOT_LAUNCHED,
-                           f"forward launched no Triton kernel on {_TRIALS[trial]} (variant {variant!r})")
+                           f"forward launched {'none of its CUDA kernels' if self.cuda else 'no Triton kernel'} "
+                           f"on {_TRIALS[trial]} (variant {variant!r})")
         if self.opts.runtime_checks:
             self._runtime_checks(reply)
         if reply.wrong_type:
@@ -208,6 +210,7 @@ class _Stages:
         start = time.perf_counter()
         reply: MetadataReply = self.child.call(MetadataRequest(), {"*": self.opts.compile_timeout_s})
         self.result.kernels = reply.kernels or self._compile_ahead(reply)
+        self.result.cuda = reply.builds
         self.result.launches = sum(k.launches for k in self.result.kernels)
         self.result.costs.compile_s += time.perf_counter() - start
 

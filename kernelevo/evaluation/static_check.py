@@ -14,7 +14,9 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kernelevo.evaluation.cuda_check import check_cuda_text, check_link_flags
 from kernelevo.records.result import ErrorKind
+from kernelevo.utils.cuda_source import find_cuda
 from kernelevo.utils.pyast import dotted_name
 
 ALLOWED_IMPORTS = frozenset(
@@ -81,6 +83,13 @@ COMPUTE_METHODS = frozenset(
      "roll", "repeat", "repeat_interleave", "tile"}
 )
 COMPUTE_METHODS = COMPUTE_METHODS | frozenset(f"{m}_" for m in COMPUTE_METHODS)
+# CUDA candidates: CuPy compiles and launches their kernels; its array maths would do the work instead.
+CUPY_ALLOWED = frozenset(
+    {"cupy.RawModule", "cupy.RawKernel", "cupy.cuda.ExternalStream", "cupy.from_dlpack", "cupy.asarray",
+     "cupy.cuda.Device", "cupy.cuda.runtime.getDeviceProperties", "cupy.dtype"}
+    | {f"cupy.{t}" for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp",
+                             "uintp", "float16", "float32", "float64", "bool_")}
+)
 TORCH_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.special", "torch.linalg", "torch.fft",
                               "torch.cuda", "torch.nn", "torch.Tensor"})
 
@@ -103,18 +112,31 @@ def check_source(
     language: str = "triton",
     allowed_imports: Iterable[str] = (),
     allowed_torch_ops: Iterable[str] = (),
+    allowed_libraries: Iterable[str] = (),
 ) -> list[Finding]:
-    """Every static finding against ``source``; an empty list means it may run."""
-    if language != "triton":
-        return [Finding(ErrorKind.UNSUPPORTED_LANGUAGE, 1, f"language {language!r} is not supported yet; use triton")]
+    """Every static finding against ``source``; an empty list means it may run.
+
+    ``language`` is the spec's: "triton", or "cuda" (CuPy or ``load_inline`` kernels,
+    whose C++ is checked by :mod:`kernelevo.evaluation.cuda_check`)."""
+    if language not in ("triton", "cuda"):
+        return [Finding(ErrorKind.UNSUPPORTED_LANGUAGE, 1, f"language {language!r} is not supported; "
+                                                           "use triton or cuda")]
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
         return [Finding(ErrorKind.SYNTAX_ERROR, exc.lineno or 0, f"syntax error: {exc.msg}")]
     defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-    checker = _Checker(set(allowed_imports), set(allowed_torch_ops) | defined)
+    checker = _Checker(set(allowed_imports), set(allowed_torch_ops) | defined, language=language,
+                       allowed_libraries=set(allowed_libraries))
     checker.visit(tree)
     checker.finish(tree)
+    if language == "cuda":
+        cuda = find_cuda(source)
+        checker.findings += [Finding(kind, line, message) for kind, line, message in
+                             check_cuda_text(cuda, allowed_libraries=allowed_libraries, allowed_ops=allowed_torch_ops)]
+        if not cuda.kernels:
+            checker.add(ErrorKind.NO_KERNEL, tree, "the candidate defines no __global__ CUDA kernel compiled by "
+                                                   "cupy.RawModule / cupy.RawKernel or load_inline")
     return sorted(checker.findings, key=lambda f: f.line)
 
 
@@ -130,9 +152,13 @@ def _is_jit_decorator(node: ast.expr) -> bool:
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self, extra_imports: set[str], extra_ops: set[str]) -> None:
+    def __init__(self, extra_imports: set[str], extra_ops: set[str], *, language: str = "triton",
+                 allowed_libraries: set[str] | None = None) -> None:
         self.findings: list[Finding] = []
-        self.extra_imports = extra_imports
+        self.cuda = language == "cuda"
+        self.allowed_libraries = allowed_libraries or set()
+        # CUDA candidates may import CuPy and load_inline; nothing else of cpp_extension.
+        self.extra_imports = extra_imports | ({"cupy", "cupy_backends"} if self.cuda else set())
         self.extra_ops = extra_ops
         self.aliases: dict[str, str] = {}  # local name -> dotted module or object ("F" -> "torch.nn.functional")
         self.kernels = 0
@@ -147,6 +173,12 @@ class _Checker(ast.NodeVisitor):
     def _check_module(self, module: str, node: ast.AST) -> None:
         if module.startswith("torch.") and any(part.startswith("_") for part in module.split(".")[1:]):
             self.add(ErrorKind.DYNAMIC_CODE, node, f"{module}: private torch modules are not allowed in a kernel")
+            return
+        if self.cuda and module in ("torch.utils.cpp_extension", "torch.utils.cpp_extension.load_inline"):
+            return
+        if self.cuda and module.startswith("torch.utils.cpp_extension."):
+            self.add(ErrorKind.FILE_OR_NETWORK, node, f"{module}: CUDA kernels are built with load_inline from "
+                                                      "sources in the module, not from files")
             return
         for prefix, kind in FORBIDDEN_SUBMODULES.items():
             if module == prefix or module.startswith(prefix + "."):
@@ -237,6 +269,8 @@ class _Checker(ast.NodeVisitor):
             self.add(ErrorKind.SIDE_STREAM, node, f"{resolved}: kernels must run on the current stream")
         for prefix, kind in FORBIDDEN_SUBMODULES.items():
             if resolved == prefix or resolved.startswith(prefix + "."):
+                if self.cuda and resolved in ("torch.utils.cpp_extension", "torch.utils.cpp_extension.load_inline"):
+                    continue
                 self.add(kind, node, f"{resolved} is not allowed in a kernel")
         if resolved in {"torch.compile", "torch.jit.script", "torch.jit.trace"}:
             self.add(ErrorKind.TORCH_COMPUTE, node, f"{resolved}: the candidate must be a Triton kernel")
@@ -290,9 +324,43 @@ class _Checker(ast.NodeVisitor):
                 and not node.args[1].value.startswith("__")
             ):
                 self.add(ErrorKind.DYNAMIC_CODE, node, "getattr() with a computed name is not allowed")
+        if self.cuda:
+            self._check_cuda_call(node)
         if not self.in_kernel and not self.in_init:
             self._check_host_compute(node)
         self.generic_visit(node)
+
+    def _is_current_stream(self, node: ast.Call) -> bool:
+        """``ExternalStream(torch.cuda.current_stream().cuda_stream)``: the one stream a kernel may use."""
+        arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "ptr"), None)
+        return (isinstance(arg, ast.Attribute) and arg.attr == "cuda_stream" and isinstance(arg.value, ast.Call)
+                and self.resolve(arg.value.func) == "torch.cuda.current_stream")
+
+    def _check_cuda_call(self, node: ast.Call) -> None:
+        resolved = self.resolve(node.func) or ""
+        if resolved.startswith("torch.utils.cpp_extension."):
+            if resolved != "torch.utils.cpp_extension.load_inline":
+                self.add(ErrorKind.FILE_OR_NETWORK, node, f"{resolved}() is not allowed: build CUDA with load_inline "
+                                                          "from sources in the module")
+                return
+            for kw in node.keywords:
+                if kw.arg == "extra_ldflags" and isinstance(kw.value, ast.List | ast.Tuple):
+                    flags = [e.value for e in kw.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                    self.findings += [Finding(k, line, m) for k, line, m in
+                                      check_link_flags(flags, node.lineno, self.allowed_libraries)]
+        elif resolved.startswith("cupy."):
+            if resolved == "cupy.cuda.ExternalStream" and not self._is_current_stream(node):
+                self.add(ErrorKind.SIDE_STREAM, node, "cupy.cuda.ExternalStream() of another stream than torch's "
+                                                      "current one (torch.cuda.current_stream().cuda_stream)")
+            elif resolved.startswith("cupy.cuda.runtime.stream") or resolved.startswith("cupy.cuda.runtime.event"):
+                kind = ErrorKind.SIDE_STREAM if ".stream" in resolved else ErrorKind.TIMER_ACCESS
+                self.add(kind, node, f"{resolved}(): kernels must run on torch's current stream, untimed by themselves")
+            elif resolved.endswith(".Stream") or resolved == "cupy.cuda.stream":
+                self.add(ErrorKind.SIDE_STREAM, node, f"{resolved}(): kernels must run on torch's current stream "
+                                                      "(cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream))")
+            elif resolved not in CUPY_ALLOWED and not resolved.startswith("cupy.cuda.runtime.get"):
+                self.add(ErrorKind.LIBRARY_CALL, node, f"{resolved}() computes with CuPy's library kernels; "
+                                                       "compile and launch your own with cupy.RawModule")
 
     def _check_host_compute(self, node: ast.Call) -> None:
         func = node.func
@@ -307,7 +375,7 @@ class _Checker(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and func.attr in COMPUTE_METHODS and func.attr not in self.extra_ops:
             receiver = resolved.split(".")[0] if resolved is not None else ""
             # self.linear(x) may be a submodule or a method of the candidate's: the op recorder judges it
-            if receiver in {"math", "triton", "self"} or (receiver in self.aliases and receiver != "torch"):
+            if receiver in {"math", "triton", "self", "cupy"} or (receiver in self.aliases and receiver != "torch"):
                 return
             self.add(ErrorKind.TORCH_COMPUTE, node, f".{func.attr}() computes in PyTorch; the kernel must do it")
 
@@ -320,5 +388,5 @@ class _Checker(ast.NodeVisitor):
     def finish(self, tree: ast.Module) -> None:
         if not self.has_model_new:
             self.add(ErrorKind.MISSING_MODEL_NEW, tree, "the candidate defines no class ModelNew(nn.Module)")
-        if not self.kernels:
+        if not self.kernels and not self.cuda:  # a CUDA candidate's kernels are counted in its C++
             self.add(ErrorKind.NO_KERNEL, tree, "the candidate defines no @triton.jit kernel")

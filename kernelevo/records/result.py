@@ -37,6 +37,8 @@ class ErrorKind(StrEnum):
     FILE_OR_NETWORK = "file_or_network_access"
     DYNAMIC_CODE = "dynamic_code"
     UNSUPPORTED_LANGUAGE = "unsupported_language"
+    LIBRARY_CALL = "library_call"  # cuBLAS, cuDNN, Thrust, CuPy's own kernels... in place of one's own
+    TIMER_ACCESS = "timer_access"  # CUDA events, clocks or the global timer read by the candidate
     # compile and load
     COMPILE_ERROR = "compile_error"
     COMPILE_TIMEOUT = "compile_timeout"
@@ -62,6 +64,7 @@ class ErrorKind(StrEnum):
     TIMER_MISMATCH = "timer_mismatch"
     # the evaluator itself (not the candidate's fault)
     SPEC_ERROR = "spec_error"
+    NEEDS_GPU = "needs_gpu"  # a CUDA kernel on a machine without a GPU: checked and compiled, not run
     EVALUATOR_ERROR = "evaluator_error"
 
 
@@ -114,7 +117,7 @@ class Mismatch(BaseModel):
 
 
 class KernelMetadata(BaseModel):
-    """What the compiler reports for one Triton kernel."""
+    """What the compiler reports for one kernel (Triton or CUDA)."""
 
     name: str
     launches: int = 0
@@ -123,7 +126,25 @@ class KernelMetadata(BaseModel):
     shared_bytes: int | None = None
     num_warps: int | None = None
     num_stages: int | None = None
+    max_threads_per_block: int | None = None  # CUDA: what its registers and shared memory allow
     source: str = "runtime"  # "runtime" (the GPU's own compile) or "aot-sm90" (compiled ahead of time)
+    error: str | None = None
+
+
+class CudaBuild(BaseModel):
+    """One CUDA unit of a candidate (a CuPy module or a load_inline extension) as compiled."""
+
+    form: str  # "cupy" (NVRTC) or "load_inline" (nvcc, built by torch)
+    name: str
+    arch: str  # "sm_90"
+    compiler: str  # "nvcc 13.0", "nvrtc (cupy 14.2)", ...
+    ahead_of_time: bool = False  # compiled by the evaluator for its figures, not the build the GPU ran
+    compile_s: float | None = None
+    cached: bool = False  # load_inline: the extension was already built for this source
+    ptx: str | None = None
+    sass: str | None = None
+    truncated: bool = False  # PTX or SASS longer than what is kept (64 KiB each)
+    log: str = ""  # ptxas -v: registers, spills, shared memory per kernel
     error: str | None = None
 
 
@@ -211,6 +232,7 @@ class EvalResult(BaseModel):
     interpreted: bool = False
     roofline: Roofline | None = None
     kernels: list[KernelMetadata] = Field(default_factory=list)
+    cuda: list[CudaBuild] = Field(default_factory=list)  # CUDA candidates: how each unit compiled, PTX, SASS
     launches: int = 0
     environment: Environment | None = None
     costs: StageCosts = Field(default_factory=StageCosts)

@@ -12,6 +12,13 @@ A mutation moves one or two of them to a neighbouring legal value (powers of two
 block sizes, 1..32 warps, 1..6 stages); a sweep lists every single-step neighbour; a
 crossover takes the values of a second kernel with the same tunables. Edits are spliced
 into the source text at the literal's position, so comments and layout survive.
+
+CUDA C++ candidates (CuPy ``RawModule`` or ``load_inline``) are read by
+:mod:`kernelevo.variation.template_cuda`: ``#define`` / ``constexpr`` sizes, template
+arguments, block dimensions and unroll factors, each with the literals that must agree with
+it (a ``__launch_bounds__``, the grid's ceiling division, a shared array's size), rewritten
+together. Their mutants that break the hardware's limits are dropped
+(:mod:`kernelevo.variation.cuda_limits`).
 """
 
 from __future__ import annotations
@@ -19,57 +26,27 @@ from __future__ import annotations
 import ast
 import functools
 import random
-from dataclasses import dataclass
 
+from kernelevo.utils.cuda_source import is_cuda_source
 from kernelevo.utils.pyast import decorator_names
+from kernelevo.variation import cuda_limits, template_cuda
+from kernelevo.variation.tunable import MAX_BLOCK, STAGES, UNROLLS, WARPS, Link, Tunable
 
-WARPS = (1, 2, 4, 8, 16, 32)
-STAGES = (1, 2, 3, 4, 5, 6)
-# Block sizes beyond this fit no GPU's registers well and cost minutes to compile.
-MAX_BLOCK = 1 << 14
+__all__ = ["JUMP_STEPS", "MAX_BLOCK", "STAGES", "UNROLLS", "WARPS", "Link", "Tunable", "apply", "crossover",
+           "describe", "find_tunables", "mutate", "sweep"]
+
 JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
+CUDA_TRIES = 20  # draws a CUDA mutation gets to find a mutant within the hardware's limits
 
 
-@dataclass(frozen=True)
-class Tunable:
-    """One literal in the source that can be changed: where it is and what it may become."""
-
-    name: str
-    value: int
-    line: int  # 1-based
-    col: int
-    end_col: int
-    context: str  # "launch", "config" or "constant"
-    ordinal: int = 0  # the how-manieth tunable of this context and name, in source order
-
-    @property
-    def key(self) -> str:
-        """Identifies the tunable across kernels of the same family (not by position)."""
-        return f"{self.context}:{self.name}#{self.ordinal}"
-
-    def choices(self) -> tuple[int, ...]:
-        if self.name == "num_warps":
-            return WARPS
-        if self.name == "num_stages":
-            return STAGES
-        if _power_of_two(self.value):
-            high = max(MAX_BLOCK, self.value)
-            return tuple(1 << k for k in range(31) if 1 << k <= high)
-        # a non-power-of-two integer (a split count, a group size): nearby values on both sides
-        v = self.value
-        return tuple(sorted({max(1, v // 2), max(1, v - 1), v, v + 1, v * 2}))
-
-    def neighbours(self, steps: int = 1) -> list[int]:
-        """Values at most ``steps`` positions away along :meth:`choices`."""
-        options = self.choices()
-        if self.value not in options:
-            return [v for v in options if v != self.value][:2]
-        i = options.index(self.value)
-        return [options[j] for j in range(i - steps, i + steps + 1) if 0 <= j < len(options) and j != i]
+@functools.lru_cache(maxsize=64)  # asked once per public call on the same source
+def _is_cuda(source: str) -> bool:
+    return is_cuda_source(source)
 
 
-def _power_of_two(v: int) -> bool:
-    return v > 0 and v & (v - 1) == 0
+def _fits(mutant: str, cuda: bool) -> bool:
+    """Whether a mutant keeps the limits its language knows (CUDA: threads per block, shared memory)."""
+    return not cuda or not cuda_limits.problems(mutant)
 
 
 def _int_literal(node: ast.AST) -> bool:
@@ -81,7 +58,9 @@ def _is_tunable_name(name: str) -> bool:
 
 
 def find_tunables(source: str) -> list[Tunable]:
-    """Every tunable literal in ``source``, in source order."""
+    """Every tunable literal in ``source``, in source order (CUDA C++ candidates: see template_cuda)."""
+    if _is_cuda(source):
+        return list(template_cuda.find_tunables(source))
     return list(_tunables(source))
 
 
@@ -137,12 +116,14 @@ def _call_context(call: ast.Call) -> str | None:
 
 
 def apply(source: str, changes: dict[Tunable, int]) -> str:
-    """``source`` with each tunable's literal replaced by its new value."""
+    """``source`` with each tunable's literal, and the literals linked to it, rewritten for its new value."""
+    edits = [(t.line, t.col, t.end_col, str(value)) for t, value in changes.items()]
+    edits += [(link.line, link.col, link.end_col, link.text(value)) for t, value in changes.items() for link in t.links]
     lines = source.splitlines(keepends=True)
     # right to left within a line, so earlier columns stay valid; ast's columns count UTF-8 bytes
-    for tunable, value in sorted(changes.items(), key=lambda kv: (kv[0].line, kv[0].col), reverse=True):
-        row = lines[tunable.line - 1].encode()
-        lines[tunable.line - 1] = (row[: tunable.col] + str(value).encode() + row[tunable.end_col:]).decode()
+    for line, col, end_col, text in sorted(edits, reverse=True):
+        row = lines[line - 1].encode()
+        lines[line - 1] = (row[:col] + text.encode() + row[end_col:]).decode()
     return "".join(lines)
 
 
@@ -160,21 +141,28 @@ def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: 
     tunables = [t for t in find_tunables(source) if t.neighbours()]
     if not tunables:
         return None
-    count = 1 if len(tunables) == 1 or rng.random() < 0.6 else min(max_changes, len(tunables))
-    changes = {}
-    for t in rng.sample(tunables, count):
-        steps = JUMP_STEPS if rng.random() < jump_rate else 1
-        changes[t] = rng.choice(t.neighbours(steps))
-    return apply(source, changes), describe(changes)
+    cuda = _is_cuda(source)
+    for _ in range(CUDA_TRIES if cuda else 1):
+        count = 1 if len(tunables) == 1 or rng.random() < 0.6 else min(max_changes, len(tunables))
+        changes = {}
+        for t in rng.sample(tunables, count):
+            steps = JUMP_STEPS if rng.random() < jump_rate else 1
+            changes[t] = rng.choice(t.neighbours(steps))
+        new = apply(source, changes)
+        if _fits(new, cuda):
+            return new, describe(changes)
+    return None
 
 
 def sweep(source: str) -> list[tuple[str, str]]:
-    """Every single-step neighbour of ``source``: (new source, what changed)."""
-    out = []
+    """Every single-step neighbour of ``source`` within the hardware's limits: (new source, what changed)."""
+    out, cuda = [], _is_cuda(source)
     for t in find_tunables(source):
         for value in t.neighbours():
             change = {t: value}
-            out.append((apply(source, change), describe(change)))
+            new = apply(source, change)
+            if _fits(new, cuda):
+                out.append((new, describe(change)))
     return out
 
 
@@ -187,6 +175,11 @@ def crossover(source: str, donor: str, rng: random.Random) -> tuple[str, str] | 
     differing = [t for t in mine if theirs[t.key].value != t.value]
     if not differing:
         return None
-    picked = rng.sample(differing, rng.randint(1, len(differing)))
-    changes = {t: theirs[t.key].value for t in picked}
-    return apply(source, changes), "crossover: " + describe(changes)
+    cuda = _is_cuda(source)
+    for _ in range(CUDA_TRIES if cuda else 1):
+        picked = rng.sample(differing, rng.randint(1, len(differing)))
+        changes = {t: theirs[t.key].value for t in picked}
+        new = apply(source, changes)
+        if _fits(new, cuda):
+            return new, "crossover: " + describe(changes)
+    return None

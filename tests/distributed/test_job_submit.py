@@ -80,7 +80,7 @@ def test_job_without_the_token_is_refused(ray_head) -> None:
 
 def test_a_run_submitted_to_the_api_starts_as_a_ray_job(ray_head, tmp_path: Path) -> None:
     """With a Ray address configured, the API's launcher submits the run's driver as a Ray job."""
-    from conftest_api import gelu_spec_body, start_server
+    from api_server import gelu_spec_body, start_server
 
     address, env = ray_head
     server_env = {**env, "KERNELEVO_RAY_ADDRESS": address}

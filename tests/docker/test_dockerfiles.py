@@ -35,7 +35,9 @@ def test_installs_like_the_makefile(path: Path) -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "-c constraints.txt" in makefile
     runs = " ".join(args for op, args in instructions(path) if op == "RUN")
-    assert re.search(r"pip install [^&]*-c constraints\.txt \.", runs), f"{path.name} does not install with constraints"
+    # the project itself, with extras or without: `.` or ".[cuda13]"
+    assert re.search(r"pip install [^&]*-c constraints\.txt \"?\.(\[[\w,]+\])?\"?", runs), \
+        f"{path.name} does not install with constraints"
 
 
 def test_gpu_base_image_has_the_pinned_torch() -> None:

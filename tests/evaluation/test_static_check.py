@@ -55,10 +55,13 @@ def test_a_plain_kernel_passes() -> None:
 
 
 def test_example_seeds_pass(examples_dir: Path) -> None:
-    seeds = sorted(examples_dir.glob("*/seed.py"))
+    from kernelevo.spec.settings import parse_settings
+
+    seeds = sorted(examples_dir.glob("*/seed*.py"))
     assert seeds, "no example seeds found"
     for seed in seeds:
-        assert check_source(seed.read_text()) == [], seed
+        language = parse_settings((seed.parent / "spec.py").read_text()).language
+        assert check_source(seed.read_text(), language=language) == [], seed
 
 
 @pytest.mark.parametrize(("source", "expected"), [
@@ -113,5 +116,6 @@ def test_allow_lists_extend_the_defaults() -> None:
     assert check_source(source, allowed_imports=["numpy"], allowed_torch_ops=["sum"]) == []
 
 
-def test_other_languages_are_not_supported_yet() -> None:
-    assert {f.kind for f in check_source(GOOD, language="cuda")} == {ErrorKind.UNSUPPORTED_LANGUAGE}
+def test_other_languages_are_not_supported() -> None:
+    assert {f.kind for f in check_source(GOOD, language="hip")} == {ErrorKind.UNSUPPORTED_LANGUAGE}
+    assert ErrorKind.NO_KERNEL in {f.kind for f in check_source(GOOD, language="cuda")}  # Triton is no CUDA kernel

@@ -15,7 +15,11 @@ from pathlib import Path
 from kernelevo.evaluation import ErrorKind, EvalOptions
 
 KERNELS = Path(__file__).parent / "kernels"
-GELU_SPEC = Path(__file__).resolve().parents[3] / "examples" / "gelu" / "spec.py"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+GELU_SPEC = EXAMPLES / "gelu" / "spec.py"
+# The CUDA twins: the same problems with "language": "cuda" (CuPy RawModule or load_inline candidates).
+CUDA_GELU_SPEC = EXAMPLES / "gelu_cuda" / "spec.py"
+CUDA_MATMUL_SPEC = EXAMPLES / "matmul_epilogue_cuda" / "spec.py"
 SPECS = Path(__file__).parent / "specs"
 CONTROL = "seed_control.py"
 
@@ -48,6 +52,9 @@ class Case:
     bug: str | None = None  # the evaluator's bug when it does not give `expected` (xfail, strict)
     slow: bool = False  # waits for a time limit
     spec: Path = GELU_SPEC
+    # after the attack, the same warm evaluator must still accept the spec's first control
+    # (an attack that poisons its child, e.g. an illegal address, must not poison the next candidate)
+    control_after: bool = False
 
     @property
     def path(self) -> Path:
@@ -63,20 +70,22 @@ class Case:
 
 def _case(name: str, file: str, expected: ErrorKind, why: str, *, static: bool = True, runtime: bool = True,
           gpu_only: bool = False, cpu_only: bool = False, bug: str | None = None, slow: bool = False,
-          spec: Path = GELU_SPEC) -> Case:
+          spec: Path = GELU_SPEC, control_after: bool = False) -> Case:
     return Case(name, file, expected, static, runtime, gpu_only, why, cpu_only=cpu_only, bug=bug, slow=slow,
-                spec=spec)
+                spec=spec, control_after=control_after)
 
 
-def _static(name: str, file: str, expected: ErrorKind, why: str, *, bug: str | None = None) -> Case:
-    """Rejected by the static (AST) check, before anything runs."""
-    return _case(name, file, expected, why, bug=bug)
+def _static(name: str, file: str, expected: ErrorKind, why: str, *, bug: str | None = None,
+            spec: Path = GELU_SPEC) -> Case:
+    """Rejected by the static check (the AST, and for CUDA the kernel's C++ text), before anything runs."""
+    return _case(name, file, expected, why, bug=bug, spec=spec)
 
 
 def _runtime(name: str, file: str, expected: ErrorKind, why: str, *, gpu_only: bool = False,
-             cpu_only: bool = False, bug: str | None = None) -> Case:
+             cpu_only: bool = False, bug: str | None = None, spec: Path = GELU_SPEC) -> Case:
     """Static checks off, runtime checks on: only what happens in the child can reject it."""
-    return _case(name, file, expected, why, static=False, gpu_only=gpu_only, cpu_only=cpu_only, bug=bug)
+    return _case(name, file, expected, why, static=False, gpu_only=gpu_only, cpu_only=cpu_only, bug=bug,
+                 spec=spec)
 
 
 _default = _case  # the search's own options (static and runtime checks on); the static check passes these
@@ -240,10 +249,147 @@ CASES: tuple[Case, ...] = (
     # 22. memory
     _default("out_of_memory", "out_of_memory.py", E.OUT_OF_MEMORY,
              "4 TiB exceeds the child's address-space limit (CPU) or its GPU memory fraction"),
+
+    # ---------------------------------------------------------------------------------------------
+    # CUDA twins (spec "language": "cuda"): CuPy RawModule and load_inline candidates. A _static
+    # case is rejected before anything compiles or runs, so it runs on the CPU too; everything
+    # that must run a kernel is gpu_only. Spec: examples/gelu_cuda unless it says matmul.
+    # 23. the honest control, on a machine without a GPU
+    _default("cuda_seed_control-cpu", "cuda_seed_control.py", E.NEEDS_GPU,
+             "the honest CuPy control passes the static checks (no false positive on ExternalStream of "
+             "torch's current stream, get_function, data_ptr) and is reported needs_gpu, not run",
+             cpu_only=True, spec=CUDA_GELU_SPEC),
+    # 24. a kernel that never runs
+    _default("cuda_kernel_never_launched-gpu", "cuda_kernel_never_launched.py", E.KERNEL_NOT_LAUNCHED,
+             "compiled and loaded (get_function) but the launch is under n < 0: the launch count of the first "
+             "call is 0", gpu_only=True, spec=CUDA_GELU_SPEC),
+    _default("cuda_kernel_never_launched_inline-gpu", "cuda_kernel_never_launched_inline.py",
+             E.KERNEL_NOT_LAUNCHED,
+             "the C++ host function only allocates: no <<<>>> launch reaches the driver on the first call",
+             gpu_only=True, spec=CUDA_GELU_SPEC),
+    # 25. side streams
+    _static("cuda_side_stream_create-static", "cuda_side_stream_create.py", E.SIDE_STREAM,
+            "cudaStreamCreateWithFlags in the CUDA source", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_side_stream_create-runtime-gpu", "cuda_side_stream_create.py", E.SIDE_STREAM,
+             "the candidate's kernel ran on a stream that is not torch's current one", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    _static("cuda_side_stream_pool-static", "cuda_side_stream_pool.py", E.SIDE_STREAM,
+            "at::cuda::getStreamFromPool in the CUDA source", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_side_stream_pool-runtime-gpu", "cuda_side_stream_pool.py", E.SIDE_STREAM,
+             "the candidate's kernel ran on an ATen pool stream, not torch's current one", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    _static("cuda_side_stream_cupy-static", "cuda_side_stream_cupy.py", E.SIDE_STREAM,
+            "cp.cuda.Stream( in host code", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_side_stream_cupy-runtime-gpu", "cuda_side_stream_cupy.py", E.SIDE_STREAM,
+             "the kernel ran on CuPy's non-blocking stream, not torch's current one", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    _static("cuda_side_stream_launch_arg-static", "cuda_side_stream_launch_arg.py", E.SIDE_STREAM,
+            "cp.cuda.runtime.streamCreateWithFlags, wrapped in an ExternalStream that is not torch's current "
+            "stream and passed as stream=: no cp.cuda.Stream( to grep for", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_side_stream_launch_arg-runtime-gpu", "cuda_side_stream_launch_arg.py", E.SIDE_STREAM,
+             "the kernel ran on a raw runtime-API stream, not torch's current one", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    # 26. the reference's freed output, and uninitialised accumulation
+    _default("cuda_empty_output-gpu", "cuda_empty_output.py", E.UNINITIALIZED_OUTPUT,
+             "a do-nothing launch and torch.empty_like: the poisoned freed block comes back unwritten",
+             gpu_only=True, spec=CUDA_GELU_SPEC),
+    _default("cuda_accumulate_uninitialized-gpu", "cuda_accumulate_uninitialized.py", E.UNINITIALIZED_OUTPUT,
+             "out[i] += gelu(x[i]) on the poison (1.2345e30) leaves it bit-exact, found on the first call",
+             gpu_only=True, spec=CUDA_GELU_SPEC),
+    # 27. caching
+    _default("cuda_cache_by_address-gpu", "cuda_cache_by_address.py", E.CACHED_OUTPUT,
+             "same buffers refilled in place: the first call's tensor comes back after a one-thread touch launch",
+             gpu_only=True, spec=CUDA_GELU_SPEC),
+    _default("cuda_cache_first_result-gpu", "cuda_cache_first_result.py", E.CACHED_OUTPUT,
+             "the 2nd call (same buffers, new values) returns the 1st call's answer", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    # 28. hard-coded sizes
+    _default("cuda_hardcoded_numel-gpu", "cuda_hardcoded_numel.py", E.WRONG_OUTPUT,
+             "grid and float4-only path fixed for the default 8192x16384: right on default and small, but on "
+             "'odd' (4593 elements) the last element stays 0", gpu_only=True, spec=CUDA_GELU_SPEC),
+    # 29. library kernels instead of the candidate's own
+    _static("cuda_cublas_gemm-static", "cuda_cublas_gemm.py", E.LIBRARY_CALL,
+            "cublasCreate / cublasGemmEx in the CUDA source (and -lcublas)", spec=CUDA_MATMUL_SPEC),
+    _runtime("cuda_cublas_gemm-runtime-gpu", "cuda_cublas_gemm.py", E.LIBRARY_CALL,
+             "cuBLAS's gemm kernel is among the launches: not one of the candidate's own kernels", gpu_only=True,
+             spec=CUDA_MATMUL_SPEC),
+    _static("cuda_cudnn_activation-static", "cuda_cudnn_activation.py", E.LIBRARY_CALL,
+            "cudnnActivationForward in the CUDA source (static only: building it needs cuDNN's headers and "
+            "libcudnn where nvcc and the linker look)", spec=CUDA_GELU_SPEC),
+    _static("cuda_thrust_transform-static", "cuda_thrust_transform.py", E.LIBRARY_CALL,
+            "thrust::transform in the CUDA source", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_thrust_transform-runtime-gpu", "cuda_thrust_transform.py", E.LIBRARY_CALL,
+             "a cub::...::transform_kernel launch: Thrust's kernel, compiled into the candidate's own extension",
+             gpu_only=True, spec=CUDA_GELU_SPEC),
+    _static("cuda_cupy_array_math-static", "cuda_cupy_array_math.py", E.LIBRARY_CALL,
+            "cp.tanh / cp.asarray: CuPy array math in host code", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_cupy_array_math-runtime-gpu", "cuda_cupy_array_math.py", E.LIBRARY_CALL,
+             "CuPy's elementwise tanh kernel is among the launches, not one of the RawModule's", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    # 30. torch compute in host code (Python, or C++ in a load_inline extension)
+    _static("cuda_torch_compute-static", "cuda_torch_compute.py", E.TORCH_COMPUTE,
+            "torch.tanh in forward between two CuPy launches", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_torch_compute-runtime-gpu", "cuda_torch_compute.py", E.TORCH_COMPUTE,
+             "the op recorder sees aten tanh dispatched by forward", gpu_only=True, spec=CUDA_GELU_SPEC),
+    _static("cuda_torch_compute_inline-static", "cuda_torch_compute_inline.py", E.TORCH_COMPUTE,
+            "the tensor method u.tanh() in the C++ host function", spec=CUDA_GELU_SPEC),
+    _runtime("cuda_torch_compute_inline-runtime-gpu", "cuda_torch_compute_inline.py", E.TORCH_COMPUTE,
+             "aten tanh dispatched from C++ still passes the op recorder's dispatch mode", gpu_only=True,
+             spec=CUDA_GELU_SPEC),
+    _static("cuda_torch_matmul_inline-static", "cuda_torch_matmul_inline.py", E.TORCH_COMPUTE,
+            "torch::matmul in the C++ host function (cuBLAS through ATen)", spec=CUDA_MATMUL_SPEC),
+    _runtime("cuda_torch_matmul_inline-runtime-gpu", "cuda_torch_matmul_inline.py", E.TORCH_COMPUTE,
+             "aten matmul/mm dispatched from C++ is seen by the op recorder", gpu_only=True,
+             spec=CUDA_MATMUL_SPEC),
+    # 31. timers and clocks
+    _static("cuda_globaltimer_skip-static", "cuda_globaltimer_skip.py", E.TIMER_ACCESS,
+            "%globaltimer read in device code (inline PTX)", spec=CUDA_GELU_SPEC),
+    _static("cuda_event_timing-static", "cuda_event_timing.py", E.TIMER_ACCESS,
+            "cudaEventCreate/Record/Synchronize/ElapsedTime in the C++ host function", spec=CUDA_GELU_SPEC),
+    # 32. a hang and an illegal address
+    _default("cuda_kernel_infinite_loop-gpu", "cuda_kernel_infinite_loop.py", E.TIMEOUT,
+             "the kernel spins on a volatile flag; the judge kills the child at run_timeout_s", gpu_only=True,
+             slow=True, spec=CUDA_GELU_SPEC),
+    _default("cuda_out_of_bounds_write-gpu", "cuda_out_of_bounds_write.py", E.CUDA_ERROR,
+             "a store 2**40 bytes past out is an illegal address, surfacing at the child's synchronize; "
+             "the control must pass right after it in the same evaluator", gpu_only=True, spec=CUDA_GELU_SPEC,
+             control_after=True),
 )
 
 
-# Every combination of (static_checks, runtime_checks) some case uses; the control runs under each.
+@dataclass(frozen=True)
+class Control:
+    """An honest kernel for a spec: it must be accepted under every options combination that spec's cases use."""
+
+    name: str  # the test id's prefix
+    path: Path
+    spec: Path
+    gpu_only: bool  # CUDA kernels run only on a GPU (without one they are reported needs_gpu)
+
+    def source(self) -> str:
+        return self.path.read_text()
+
+
+CONTROLS: tuple[Control, ...] = (
+    Control("seed_control", KERNELS / CONTROL, GELU_SPEC, gpu_only=False),
+    Control("cuda_seed_control", KERNELS / "cuda_seed_control.py", CUDA_GELU_SPEC, gpu_only=True),
+    Control("cuda_seed_control_inline", KERNELS / "cuda_seed_control_inline.py", CUDA_GELU_SPEC, gpu_only=True),
+    # the matmul spec's control is its example seed (a WMMA tensor-core kernel)
+    Control("cuda_matmul_seed", EXAMPLES / "matmul_epilogue_cuda" / "seed.py", CUDA_MATMUL_SPEC, gpu_only=True),
+)
+
+
+def control_for(spec: Path) -> Control:
+    """The first control of ``spec``: the one a ``control_after`` case runs after its attack."""
+    return next(c for c in CONTROLS if c.spec == spec)
+
+
+def combinations_for(spec: Path) -> tuple[tuple[bool, bool], ...]:
+    """Every combination of (static_checks, runtime_checks) the cases of ``spec`` use."""
+    return tuple(sorted({c.checks for c in CASES if c.spec == spec}, reverse=True))
+
+
+# Every combination of (static_checks, runtime_checks) some case uses; the Triton control runs under each.
 OPTION_COMBINATIONS: tuple[tuple[bool, bool], ...] = tuple(sorted({c.checks for c in CASES}, reverse=True))
 
 
@@ -252,9 +398,13 @@ def _unique_names() -> None:
     duplicated = {n for n in names if names.count(n) > 1}
     if duplicated:
         raise ValueError(f"duplicate case names: {sorted(duplicated)}")
-    missing = [c.file for c in CASES if not c.path.is_file()]
+    missing = [c.file for c in CASES if not c.path.is_file()] + [str(c.path) for c in CONTROLS if not c.path.is_file()]
     if missing:
         raise FileNotFoundError(f"kernel files not found: {missing}")
+    controlled = {k.spec for k in CONTROLS}
+    uncontrolled = sorted({str(c.spec) for c in CASES if c.control_after and c.spec not in controlled})
+    if uncontrolled:
+        raise ValueError(f"control_after cases whose spec has no control: {uncontrolled}")
 
 
 _unique_names()

@@ -20,11 +20,13 @@ from kernelevo.spec import read_spec
 
 from .cases import (
     CASES,
-    CONTROL,
+    CONTROLS,
     GELU_SPEC,
     KERNELS,
-    OPTION_COMBINATIONS,
     Case,
+    Control,
+    combinations_for,
+    control_for,
     options,
 )
 
@@ -76,32 +78,45 @@ def _case_param(case: Case) -> pytest.ParameterSet:
 
 def _control_params() -> list[pytest.ParameterSet]:
     params = []
-    # Each combination twice: anywhere, and marked gpu so that `-m gpu` checks them with the GPU cases.
-    for suffix, marks in (("", []), ("-gpu", NEEDS_GPU)):
-        for checks in OPTION_COMBINATIONS:
-            params.append(pytest.param(checks, id=_checks_id(checks) + suffix, marks=marks))
+    for control in CONTROLS:
+        # The Triton control runs twice per combination: anywhere, and marked gpu so that `-m gpu` checks it
+        # with the GPU cases. A CUDA control runs only on a GPU (its ids keep the control's name in front).
+        runs = (("", []), ("-gpu", NEEDS_GPU)) if not control.gpu_only else (("-gpu", NEEDS_GPU),)
+        prefix = "" if control.name == "seed_control" else f"{control.name}-"
+        for suffix, marks in runs:
+            for checks in combinations_for(control.spec):
+                params.append(pytest.param(control, checks, id=prefix + _checks_id(checks) + suffix, marks=marks))
     return params
 
 
-@pytest.mark.parametrize("checks", _control_params())
-def test_control_seed_is_accepted(checks: tuple[bool, bool], evaluator_for: EvaluatorFor) -> None:
-    """The correct seed kernel passes under every options combination the cases use."""
-    result = evaluator_for(*checks).evaluate((KERNELS / CONTROL).read_text())
-    assert result.correct, f"the correct seed kernel was rejected under {_checks_id(checks)}: {_describe(result)}"
+@pytest.mark.parametrize(("control", "checks"), _control_params())
+def test_control_seed_is_accepted(control: Control, checks: tuple[bool, bool], evaluator_for: EvaluatorFor) -> None:
+    """The correct seed kernel passes under every options combination its spec's cases use."""
+    result = evaluator_for(*checks, spec=control.spec).evaluate(control.source())
+    assert result.correct, (
+        f"the correct kernel {control.name} was rejected under {_checks_id(checks)}: {_describe(result)}"
+    )
     assert result.error is None, _describe(result)
 
 
 @pytest.mark.parametrize("case", [_case_param(c) for c in CASES])
 def test_attack_is_rejected(case: Case, evaluator_for: EvaluatorFor) -> None:
-    result = evaluator_for(*case.checks, spec=case.spec).evaluate(case.source())
+    evaluator = evaluator_for(*case.checks, spec=case.spec)
+    result = evaluator.evaluate(case.source())
     what = f"{case.name} ({case.file}, {_checks_id(case.checks)}): expected {case.expected.value}"
     assert result.correct is False, f"{what}, but the evaluator ACCEPTED it: {_describe(result)}"
     assert result.error == case.expected, f"{what}, got {result.error}: {_describe(result)}"
+    if case.control_after:
+        control = control_for(case.spec)
+        after = evaluator.evaluate(control.source())
+        assert after.correct and after.error is None, (
+            f"after {case.name}, the honest {control.name} was rejected by the same evaluator: {_describe(after)}"
+        )
 
 
 def test_every_kernel_file_is_a_documented_case() -> None:
     """Each module in kernels/ is used by a case (or is the control) and opens with a docstring."""
-    used = {c.file for c in CASES} | {CONTROL}
+    used = {c.file for c in CASES} | {c.path.name for c in CONTROLS if c.path.parent == KERNELS}
     files = sorted(p.name for p in KERNELS.glob("*.py"))
     assert sorted(used) == files, f"unused kernel files: {sorted(set(files) - used)}"
     for name in files:

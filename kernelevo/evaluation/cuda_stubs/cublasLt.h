@@ -1,0 +1,2 @@
+#pragma once
+typedef struct cublasLtContext* cublasLtHandle_t;

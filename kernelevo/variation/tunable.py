@@ -1,0 +1,80 @@
+"""A tunable literal of a kernel's source, the literals linked to it, and the values it may take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WARPS = (1, 2, 4, 8, 16, 32)
+STAGES = (1, 2, 3, 4, 5, 6)
+UNROLLS = (1, 2, 4, 8, 16, 32)
+# Block sizes beyond this fit no GPU's registers well and cost minutes to compile.
+MAX_BLOCK = 1 << 14
+# CUDA contexts whose values are sizes: a non-power-of-two moves by its largest power-of-two factor (up to a
+# warp), so that 96 threads become 64 or 128, never 95.
+STEPPED = frozenset({"define", "constexpr", "template", "block"})
+
+
+@dataclass(frozen=True)
+class Link:
+    """Another literal that moves with a tunable, written as ``ceil(value * num / den) + add``.
+
+    ``add=-1`` is the ``255`` of ``(n + 255) // 256``; ``den=32`` a per-warp array of a block.
+    """
+
+    line: int  # 1-based
+    col: int  # UTF-8 byte offsets, like the AST's
+    end_col: int
+    num: int = 1
+    den: int = 1
+    add: int = 0
+
+    def text(self, value: int) -> str:
+        return str(-(-value * self.num // self.den) + self.add)
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """One literal in the source that can be changed: where it is and what it may become."""
+
+    name: str
+    value: int
+    line: int  # 1-based
+    col: int
+    end_col: int
+    context: str  # Triton: "launch", "config", "constant"; CUDA: see kernelevo.variation.template_cuda
+    ordinal: int = 0  # the how-manieth tunable of this context and name, in source order
+    links: tuple[Link, ...] = ()  # literals that must agree with this one, rewritten with it
+
+    @property
+    def key(self) -> str:
+        """Identifies the tunable across kernels of the same family (not by position)."""
+        return f"{self.context}:{self.name}#{self.ordinal}"
+
+    def choices(self) -> tuple[int, ...]:
+        if self.name == "num_warps":
+            return WARPS
+        if self.name == "num_stages":
+            return STAGES
+        if self.context == "unroll":
+            return UNROLLS
+        if _power_of_two(self.value):
+            high = max(MAX_BLOCK, self.value)
+            return tuple(1 << k for k in range(31) if 1 << k <= high)
+        v = self.value
+        if self.context in STEPPED:
+            step = min(v & -v, 32)
+            return tuple(sorted({max(step, v - step), v, v + step, v * 2}))
+        # a non-power-of-two integer (a split count, a group size): nearby values on both sides
+        return tuple(sorted({max(1, v // 2), max(1, v - 1), v, v + 1, v * 2}))
+
+    def neighbours(self, steps: int = 1) -> list[int]:
+        """Values at most ``steps`` positions away along :meth:`choices`."""
+        options = self.choices()
+        if self.value not in options:
+            return [v for v in options if v != self.value][:2]
+        i = options.index(self.value)
+        return [options[j] for j in range(i - steps, i + steps + 1) if 0 <= j < len(options) and j != i]
+
+
+def _power_of_two(v: int) -> bool:
+    return v > 0 and v & (v - 1) == 0
