@@ -93,6 +93,20 @@ def cuda_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+@functools.cache
+def nvrtc_toolkit_flags() -> tuple[str, ...]:
+    """``-I`` for the CUDA toolkit's own headers, for NVRTC (CuPy) to fall back on.
+
+    The pip NVRTC packages ship only part of the toolkit's headers: their ``mma.h`` (WMMA)
+    includes ``crt/mma.h``, which they lack. Where a toolkit is installed, its include folder
+    goes last on NVRTC's path, so headers NVRTC ships still come first."""
+    tool = nvcc()
+    if tool is None:
+        return ()
+    include = Path(tool).resolve().parent.parent / "include"
+    return ("-I" + str(include),) if (include / "crt" / "mma.h").exists() else ()
+
+
 @functools.cache  # one `nvcc --version` per process, not one per compiled unit
 def nvcc_version() -> str:
     tool = nvcc()

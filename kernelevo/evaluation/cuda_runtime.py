@@ -36,6 +36,7 @@ from typing import Any
 import torch
 
 from kernelevo.evaluation.cuda_build import (
+    nvrtc_toolkit_flags,
     own_name,
     read_binary,
     register_limited_threads,
@@ -88,6 +89,12 @@ class CudaRuntime:
 
     # -- hooks -----------------------------------------------------------------------------
     def install(self) -> None:
+        # The first profile imports torch._dynamo, which wraps torch.manual_seed: done here, before
+        # the child's integrity snapshot, so that it is not taken for the candidate's doing.
+        from torch.profiler import ProfilerActivity, profile
+
+        with profile(activities=[ProfilerActivity.CPU]):
+            pass
         self._install_load_inline()
         try:
             self._install_cupy()
@@ -150,6 +157,7 @@ class CudaRuntime:
             """CuPy's RawModule, with NVRTC under the compile limit and its kernels recorded."""
 
             def __init__(self, *args: Any, **kwargs: Any) -> None:
+                kwargs["options"] = (*kwargs.get("options", ()), *nvrtc_toolkit_flags())
                 super().__init__(*args, **kwargs)
                 code = kwargs.get("code", args[0] if args else None)
                 runtime.cupy_units += 1
@@ -167,8 +175,10 @@ class CudaRuntime:
         class RawKernel(base_kernel):  # type: ignore[misc, valid-type]
             """CuPy's RawKernel, recorded; it compiles at its first launch."""
 
-            def __init__(self, code: str, name: str, *args: Any, **kwargs: Any) -> None:
-                super().__init__(code, name, *args, **kwargs)
+            def __init__(self, code: str, name: str, options: tuple[str, ...] = (), *args: Any,
+                         **kwargs: Any) -> None:
+                options = (*options, *nvrtc_toolkit_flags())
+                super().__init__(code, name, options, *args, **kwargs)
                 runtime.own.update({name, *kernel_names(code)})
                 runtime.cupy_units += 1
                 runtime.cupy_kernels[name] = self

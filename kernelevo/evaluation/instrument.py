@@ -236,7 +236,9 @@ class Guards:
         library = ("torch.cuda", "torch.cuda.streams")
 
         def new_stream(cls: type, *args: Any, **kwargs: Any) -> Any:
-            guard.streams += _from_candidate(library) is not None
+            # Stream(stream_id=...) wraps a stream that exists (torch.cuda.current_stream() makes one
+            # of those): only a new stream counts. Entering or setting any stream is counted below.
+            guard.streams += "stream_id" not in kwargs and _from_candidate(library) is not None
             return stream_new(cls, *args, **kwargs)
 
         def counted_set_stream(stream: Any) -> Any:

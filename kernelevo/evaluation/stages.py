@@ -171,8 +171,11 @@ class _Stages:
 
     @staticmethod
     def _runtime_checks(reply: CallReply) -> None:
-        if reply.violations:
-            raise Rejected(*reply.violations[0])
+        violations = reply.violations
+        if reply.compute_ops:  # a library kernel a PyTorch op ran (cuBLAS under torch.matmul): name the op
+            violations = [v for v in violations if v[0] != ErrorKind.LIBRARY_CALL]
+        if violations:
+            raise Rejected(*violations[0])
         if reply.compute_ops:
             ops = ", ".join(f"{op} (x{n})" for op, n in sorted(reply.compute_ops.items()))
             raise Rejected(ErrorKind.TORCH_COMPUTE,

@@ -44,7 +44,7 @@ def evaluator_for() -> Iterator[EvaluatorFor]:
     def get(static_checks: bool, runtime_checks: bool, spec: Path = GELU_SPEC) -> Evaluator:
         key = (static_checks, runtime_checks, spec)
         if key not in warm:
-            evaluator = Evaluator(read_spec(str(spec)), options(static_checks, runtime_checks))
+            evaluator = Evaluator(read_spec(str(spec)), options(static_checks, runtime_checks, spec))
             evaluator.start()
             warm[key] = evaluator
         return warm[key]
