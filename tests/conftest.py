@@ -74,30 +74,31 @@ def postgres_server():
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def any_db(request: pytest.FixtureRequest, tmp_path: Path):
-    """A migrated, empty database on SQLite and on PostgreSQL (a schema of the test's own)."""
+def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path):
+    """The URL of an empty database, never migrated: a SQLite file, or a PostgreSQL schema of the test's own."""
     import uuid
 
     from sqlalchemy import create_engine, text
 
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'kernelevo.db'}"
+        return
+    server = request.getfixturevalue("postgres_server")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server)
+    with admin.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    yield f"{server}?options=-csearch_path%3D{schema}"
+    with admin.begin() as connection:
+        connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()
+
+
+@pytest.fixture
+def any_db(fresh_db_url: str):
+    """A migrated, empty database on SQLite and on PostgreSQL (a schema of the test's own)."""
     from kernelevo.storage.database import open_database
 
-    schema = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'kernelevo.db'}"
-    else:
-        server = request.getfixturevalue("postgres_server")
-        schema = f"t_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(server)
-        with admin.begin() as connection:
-            connection.execute(text(f"CREATE SCHEMA {schema}"))
-        admin.dispose()
-        url = f"{server}?options=-csearch_path%3D{schema}"
-    database = open_database(url)
+    database = open_database(fresh_db_url)
     yield database
     database.dispose()
-    if schema is not None:
-        admin = create_engine(request.getfixturevalue("postgres_server"))
-        with admin.begin() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()

@@ -8,6 +8,7 @@ anything reads or writes.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK_KEY = 0x6B65726E656C  # "kernel": one advisory lock shared by every kernelevo process
 
 
 def utcnow() -> datetime:
@@ -64,15 +66,32 @@ class Database:
             yield session
 
     def migrate(self) -> None:
-        """Bring the schema to Alembic's head (creates it on an empty database)."""
+        """Bring the schema to Alembic's head (creates it on an empty database).
+
+        Processes that open one fresh database at once (a driver and the API, or a test reading
+        a run as it starts) take turns: the first creates the tables, the others find them made.
+        PostgreSQL serializes them with an advisory lock held for the migration's transaction,
+        SQLite with a lock on a file beside the database."""
         from alembic import command
         from alembic.config import Config
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        with self._migration_lock(), self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    @contextlib.contextmanager
+    def _migration_lock(self) -> Iterator[None]:
+        path = (self.engine.url.database or "") if self.sqlite else ""
+        if not path or path == ":memory:":
+            yield
+            return
+        with open(f"{path}.migrate-lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process dies
+            yield
 
     def describe(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
