@@ -28,7 +28,7 @@ from typing import Any
 
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
-from kernelevo.evaluation.options import EvalOptions
+from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.evaluation.protocol import (
     BaselinesReply,
@@ -90,6 +90,10 @@ class Evaluator:
     def __init__(self, spec: Spec, options: EvalOptions | None = None) -> None:
         self.spec = spec
         self.options = options or EvalOptions()
+        if spec.settings.language == "cuda" and "compile_timeout_s" not in self.options.model_fields_set:
+            # load_inline runs nvcc over torch's headers: 55 s for a small kernel alone on an H100 host's
+            # 16 cores, 105 s with eight builds at once (benchmarks/results/cuda_cases-h100.log)
+            self.options = self.options.model_copy(update={"compile_timeout_s": CUDA_COMPILE_TIMEOUT_S})
         self.gpu = uses_gpu(self.options)
         # Compiling ahead is Triton's: CUDA candidates build when their child imports them.
         self.precompiling = self.gpu and self.options.precompile and spec.settings.language != "cuda"

@@ -8,6 +8,7 @@ from kernelevo.spec.sizes import CPU_CHILD_LIMIT, GIB
 from kernelevo.utils.devices import cores_per_gpu
 
 AUTO_AHEAD_MAX = 4  # the most candidates compiling ahead that the automatic setting picks
+CUDA_COMPILE_TIMEOUT_S = 300.0  # compile_timeout_s for a CUDA spec where none is given (load_inline's nvcc)
 
 
 class EvalOptions(BaseModel):
@@ -21,7 +22,7 @@ class EvalOptions(BaseModel):
     device: str = "auto"  # "auto", "cuda", "cuda:1" or "cpu"
     # hard wall-clock limits; a child past one is killed with its process group
     start_timeout_s: float = Field(default=180.0, gt=0)
-    compile_timeout_s: float = Field(default=120.0, gt=0)
+    compile_timeout_s: float = Field(default=120.0, gt=0)  # a CUDA spec: CUDA_COMPILE_TIMEOUT_S
     run_timeout_s: float = Field(default=60.0, gt=0)
     timing_timeout_s: float = Field(default=120.0, gt=0)
     # correctness

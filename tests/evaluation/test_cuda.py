@@ -195,3 +195,13 @@ def test_a_cuda_search_on_a_machine_without_a_gpu_stops_before_it_starts(cuda_sp
     assert done.returncode == 2, done.stdout + done.stderr
     assert "is a CUDA spec: its kernels need a GPU" in done.stderr + done.stdout
     assert not db.exists()  # refused before the database is opened: nothing is left behind
+
+
+def test_a_cuda_spec_gets_a_compile_limit_load_inline_can_meet_unless_one_is_given(cuda_spec: Path) -> None:
+    from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S
+
+    spec = read_spec(str(cuda_spec))
+    assert Evaluator(spec).options.compile_timeout_s == CUDA_COMPILE_TIMEOUT_S > EvalOptions().compile_timeout_s
+    assert Evaluator(spec, EvalOptions(compile_timeout_s=30)).options.compile_timeout_s == 30
+    triton = read_spec(str(GELU / "spec.py"))
+    assert Evaluator(triton).options.compile_timeout_s == EvalOptions().compile_timeout_s
