@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
@@ -52,6 +52,8 @@ class SearchState:
     last: Evaluated | None = None  # the evaluation told most recently
     children: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # parent id -> child ids
     broken: dict[int, None] = field(default_factory=dict)  # rejected with a repairable reason, in order
+    # parent id -> what its latest rejected children were told (failures_from)
+    failed_children: dict[int, deque[str]] = field(default_factory=lambda: defaultdict(lambda: deque(maxlen=8)))
 
     def __post_init__(self) -> None:
         self.bandit = OperatorBandit(self.operators)
@@ -119,6 +121,11 @@ class SearchState:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
         self.last = evaluated
+        if not evaluated.correct:  # kept per parent as told: a seed has thousands of children to search
+            line = (f"{candidate.note or candidate.operator}: {result.error}: "
+                    f"{result.message.splitlines()[0] if result.message else ''}")
+            for parent in candidate.parent_ids:
+                self.failed_children[parent].append(line)
         self._evaluated += 1
         self._correct += evaluated.correct
         if not result.ok and str(result.error) in REPAIRABLE and candidate.id not in self.repaired:
@@ -146,15 +153,8 @@ class SearchState:
         return target
 
     def failures_from(self, parent_id: int, limit: int = 3) -> list[str]:
-        """Evaluator output of the parent's children that failed: shown to the LLM."""
-        found = []
-        for cid in self.children.get(parent_id, []):
-            candidate = self.candidates[cid]
-            for e in self.evaluations.get(cid, []):
-                if not e.correct:
-                    found.append(f"{candidate.note or candidate.operator}: {e.result.error}: "
-                                 f"{e.result.message.splitlines()[0] if e.result.message else ''}")
-        return found[-limit:]
+        """Evaluator output of the parent's children that failed, the latest told last: shown to the LLM."""
+        return list(self.failed_children.get(parent_id, ()))[-limit:]
 
     def best(self, hardware: str) -> tuple[Elite, Candidate] | None:
         elites = [e for (_, hw), archive in self.archives.items() if hw == hardware for e in archive.elites()]
