@@ -1,0 +1,259 @@
+"""The tunable literals of a Triton kernel's host code, as people and LLMs write them.
+
+Read from the AST, outside ``@triton.jit`` bodies (constants there are the algorithm):
+
+- integer keyword arguments at a launch, ``kernel[grid](..., BLOCK_SIZE=1024, num_warps=4)``;
+- the value a launch keyword reads through a name: ``BLOCK=block`` with ``block = 1024`` in the
+  same function (or its default, ``def forward(self, x, block=1024)``), at module level,
+  or on ``self`` (``self.block = 1024``); tuple assignments (``NCH, BLOCK = 256, 1024``) too;
+- upper-case integer constants of host code or the module (``SPLITS = 4``), used or not;
+- ``triton.Config({...}, num_warps=..., num_stages=...)`` and ``triton.heuristics`` lambdas
+  that return a literal (``{"BLOCK": lambda args: 1024}``);
+- a ``tl.constexpr`` parameter's default that no launch overrides.
+
+A literal that must agree with a launch's meta-parameter moves with it: ``1024`` in
+``triton.cdiv(n, 1024)`` or ``n // 1024`` (and the ``1023`` of ``(n + 1023) // 1024``) in the
+function that launches with ``BLOCK=1024``. Where one function has several meta-parameters of
+that value, they cannot be told apart, so they move together as one.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+
+from kernelevo.utils.pyast import decorator_names
+from kernelevo.variation.tunable import Link, Tunable
+
+NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
+
+
+def is_tunable_name(name: str) -> bool:
+    return name in NOT_LINKED or (name.isupper() and len(name) > 1) or name.startswith("BLOCK")
+
+
+def is_int_literal(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value > 0
+
+
+def int_value(node: ast.AST) -> int:
+    assert isinstance(node, ast.Constant) and type(node.value) is int
+    return node.value
+
+
+@functools.lru_cache(maxsize=64)  # the template operator asks again for each of its draws
+def find_tunables(source: str) -> tuple[Tunable, ...]:
+    return tuple(HostReader(ast.parse(source)).tunables())
+
+
+class HostReader:
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        self.jit = [f for f in functions if isinstance(f, ast.FunctionDef) and "jit" in decorator_names(f)]
+        self.device = {id(n) for f in self.jit for stmt in f.body for n in ast.walk(stmt)}
+        self.scope: dict[int, ast.AST | None] = {}  # node -> its innermost host function (None: module)
+        self.outer: dict[int, ast.AST] = {}  # function -> the function it is defined in
+        for function in functions:  # ast.walk goes outer before inner: the inner function wins
+            if id(function) not in self.device:
+                for node in ast.walk(function):
+                    self.scope[id(node)] = function
+                    if node is not function and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self.outer[id(node)] = function
+        self.found: dict[int, tuple[ast.Constant, str, str]] = {}  # literal -> (node, name, context)
+        self.names: dict[tuple[int, str], tuple[ast.Constant, str]] = {}  # (scope, name) -> literal, context
+        self.launches: list[ast.Call] = []
+        self.launch_values: dict[int, list[ast.Constant]] = {}  # id(launch) -> literals its keywords read
+        self.defaults: dict[str, list[tuple[str, ast.Constant]]] = {}  # kernel -> its constexpr defaults
+
+    def host(self) -> Iterator[ast.AST]:
+        return (n for n in ast.walk(self.tree) if id(n) not in self.device)
+
+    def _scope_id(self, node: ast.AST) -> int:
+        owner = self.scope.get(id(node))
+        return id(owner) if owner is not None else 0
+
+    def add(self, node: ast.expr, name: str, context: str) -> None:
+        assert isinstance(node, ast.Constant)
+        self.found.setdefault(id(node), (node, name, context))
+
+    # -- where literals are --------------------------------------------------------------------
+    def read_assignments(self) -> None:
+        for node in self.host():
+            pairs: list[tuple[ast.expr, ast.expr | None]] = []
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(target.elts) == len(node.value.elts):
+                    pairs = list(zip(target.elts, node.value.elts, strict=True))
+                else:
+                    pairs = [(target, node.value)]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                pairs = [(node.target, node.value)]
+            for target, value in pairs:
+                if not is_int_literal(value):
+                    continue
+                assert isinstance(value, ast.Constant)
+                if isinstance(target, ast.Name):
+                    self.names.setdefault((self._scope_id(node), target.id), (value, "constant"))
+                    if is_tunable_name(target.id):
+                        self.add(value, target.id, "constant")
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    self.names.setdefault((0, f"self.{target.attr}"), (value, "constant"))
+                    if is_tunable_name(target.attr):
+                        self.add(value, target.attr, "constant")
+        for node in self.host():
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) not in {id(f) for f in self.jit}:
+                args = node.args.posonlyargs + node.args.args
+                for arg, default in zip(args[len(args) - len(node.args.defaults):], node.args.defaults,
+                                        strict=True):
+                    if is_int_literal(default):
+                        assert isinstance(default, ast.Constant)
+                        self.names.setdefault((id(node), arg.arg), (default, "default"))
+                        if is_tunable_name(arg.arg):
+                            self.add(default, arg.arg, "default")
+
+    def resolve(self, value: ast.expr, at: ast.AST) -> tuple[ast.Constant, str, str] | None:
+        """The literal a launch keyword's value is (or reads through a name), its name and context."""
+        if is_int_literal(value):
+            assert isinstance(value, ast.Constant)
+            return value, "", "launch"
+        if isinstance(value, ast.Name):
+            owner = self.scope.get(id(at))
+            while True:  # the enclosing functions, innermost first, then the module
+                key = (id(owner) if owner is not None else 0, value.id)
+                if key in self.names:
+                    literal, context = self.names[key]
+                    return literal, value.id, context
+                if owner is None:
+                    return None
+                owner = self.outer.get(id(owner))
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+            found = self.names.get((0, f"self.{value.attr}"))
+            if found is not None:
+                return found[0], value.attr, found[1]
+        return None
+
+    def _calls(self) -> None:
+        for node in self.host():
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(node.func, ast.Subscript):  # kernel[grid](...)
+                self.launches.append(node)
+                read = self.launch_values.setdefault(id(node), [])
+                passed = {kw.arg for kw in node.keywords}
+                kernel = ast.unparse(node.func.value)
+                read += [literal for name, literal in self.defaults.get(kernel, []) if name not in passed]
+                for kw in node.keywords:
+                    if kw.arg is None:
+                        continue
+                    resolved = self.resolve(kw.value, node)
+                    if resolved is None:
+                        continue
+                    literal, name, context = resolved
+                    if context == "launch" and not is_tunable_name(kw.arg):
+                        continue
+                    self.add(literal, name or kw.arg, context)
+                    if kw.arg not in NOT_LINKED:
+                        read.append(literal)
+                continue
+            callee = ast.unparse(node.func)
+            if callee.endswith("Config"):
+                for kw in node.keywords:
+                    if kw.arg and is_tunable_name(kw.arg) and is_int_literal(kw.value):
+                        self.add(kw.value, kw.arg, "config")
+                if node.args and isinstance(node.args[0], ast.Dict):
+                    for k, v in zip(node.args[0].keys, node.args[0].values, strict=True):
+                        if isinstance(k, ast.Constant) and isinstance(k.value, str) and is_int_literal(v):
+                            self.add(v, k.value, "config")
+            elif callee.endswith("heuristics") and node.args and isinstance(node.args[0], ast.Dict):
+                for k, v in zip(node.args[0].keys, node.args[0].values, strict=True):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Lambda) \
+                            and is_int_literal(v.body):
+                        self.add(v.body, k.value, "heuristic")
+
+    def _read_constexpr_defaults(self) -> None:
+        """Each kernel's ``tl.constexpr`` parameters with an integer default, by the kernel's name."""
+        for function in self.jit:
+            args = function.args.posonlyargs + function.args.args
+            for arg, default in zip(args[len(args) - len(function.args.defaults):], function.args.defaults,
+                                    strict=True):
+                constexpr = arg.annotation is not None and "constexpr" in ast.unparse(arg.annotation)
+                if constexpr and is_int_literal(default):
+                    assert isinstance(default, ast.Constant)
+                    self.defaults.setdefault(function.name, []).append((arg.arg, default))
+
+    def _constexpr_defaults(self) -> None:
+        """The defaults no launch overrides are tunable (one that is always passed changes nothing)."""
+        passed = {kw.arg for call in self.launches for kw in call.keywords if kw.arg}
+        for literals in self.defaults.values():
+            for name, default in literals:
+                if name not in passed:
+                    self.add(default, name, "constexpr_default")
+
+    # -- what moves together -------------------------------------------------------------------
+    def _partners(self, scope: int) -> list[tuple[ast.Constant, int]]:
+        """Literals in a function's cdiv and floor divisions: (literal, what to add to the block size)."""
+        found: list[tuple[ast.Constant, int]] = []
+        for node in self.host():
+            if self._scope_id(node) != scope:
+                continue
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("cdiv") and len(node.args) == 2 \
+                    and is_int_literal(node.args[1]):
+                found.append((node.args[1], 0))  # type: ignore[arg-type]
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and is_int_literal(node.right):
+                assert isinstance(node.right, ast.Constant)
+                found.append((node.right, 0))
+                left = node.left
+                if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and is_int_literal(left.right):
+                    assert isinstance(left.right, ast.Constant)
+                    if int_value(left.right) == int_value(node.right) - 1:
+                        found.append((left.right, -1))
+        return found
+
+    def _links(self) -> dict[int, list[tuple[ast.Constant, int]]]:
+        """For each literal that leads a group, the literals that move with it (and their offset)."""
+        groups: dict[tuple[int, int], list[ast.Constant]] = {}  # (scope, value) -> keyword literals
+        for call in self.launches:
+            for literal in self.launch_values.get(id(call), []):
+                group = groups.setdefault((self._scope_id(call), int_value(literal)), [])
+                if all(literal is not other for other in group):
+                    group.append(literal)
+        leader: dict[int, ast.Constant] = {}  # literal -> its group's leader
+        links: dict[int, list[tuple[ast.Constant, int]]] = {}
+        for (scope, value), literals in groups.items():
+            partners = [(p, add) for p, add in self._partners(scope)
+                        if int_value(p) + (1 if add else 0) == value and id(p) not in self.found]
+            if not partners:
+                continue
+            literals.sort(key=lambda n: (n.lineno, n.col_offset))
+            head = leader.get(id(literals[0]), literals[0])
+            for literal in literals[1:]:
+                if id(literal) not in leader and literal is not head:
+                    leader[id(literal)] = head
+                    links.setdefault(id(head), []).append((literal, 0))
+            have = {id(n) for n, _ in links.get(id(head), [])}
+            links.setdefault(id(head), []).extend((p, add) for p, add in partners if id(p) not in have)
+        for follower in leader:
+            self.found.pop(follower, None)
+        return links
+
+    def tunables(self) -> list[Tunable]:
+        self.read_assignments()
+        self._read_constexpr_defaults()
+        self._calls()
+        self._constexpr_defaults()
+        links = self._links()
+        found = sorted(self.found.values(), key=lambda item: (item[0].lineno, item[0].col_offset))
+        seen: dict[str, int] = {}
+        out = []
+        for node, name, context in found:
+            ordinal = seen.get(f"{context}:{name}", 0)
+            seen[f"{context}:{name}"] = ordinal + 1
+            assert node.end_col_offset is not None
+            linked = tuple(Link(p.lineno, p.col_offset, p.end_col_offset or p.col_offset, add=add)
+                           for p, add in links.get(id(node), []))
+            out.append(Tunable(name, int_value(node), node.lineno, node.col_offset, node.end_col_offset, context,
+                               ordinal, linked))
+        return out
