@@ -88,7 +88,12 @@ def make_llm(config: RunConfig) -> ModelPool | None:
 
 
 def make_pool(spec: Spec, config: RunConfig) -> EvaluatorPool:
-    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray), or evaluators in this process."""
+    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray), or evaluators in this process.
+
+    The evaluators measure the archive's descriptors of each correct kernel, so the driver's
+    time per result does not grow with parsing sources (benchmarks/driver_ceiling.py)."""
+    names = [d.name for d in descriptor_set(config.descriptors)]
+    config = config.model_copy(update={"evaluation": config.evaluation.model_copy(update={"descriptors": names})})
     if config.ray:
         from kernelevo.distributed import ray_pool
 

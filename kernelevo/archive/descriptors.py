@@ -288,3 +288,12 @@ def descriptor_set(name_or_names: str | list[str]) -> list[Descriptor]:
         raise ValueError(f"unknown descriptor(s) {', '.join(unknown)}; choose from {', '.join(known)} "
                          f"or a set: {', '.join(DESCRIPTOR_SETS)}")
     return [known[n] for n in names]
+
+
+def measure(names: list[str], source: str, result: EvalResult | None = None) -> dict[str, float] | None:
+    """The named descriptors of ``source``, where the evaluator runs (EvalOptions.descriptors), so that the
+    driver does not parse every source again. None if one fails: the driver then measures, and says why."""
+    try:
+        return {d.name: d(source, result) for d in descriptor_set(names)}
+    except Exception:  # an odd source the static analysis did not foresee: not the evaluator's verdict
+        return None

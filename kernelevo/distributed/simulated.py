@@ -12,7 +12,9 @@ import asyncio
 import os
 import time
 import zlib
+from concurrent.futures import ProcessPoolExecutor
 
+from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation import EvalOptions, EvalResult
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import Environment, Stage, Timing
@@ -33,7 +35,10 @@ class SimulatedEvaluatorActor:
 
     def evaluate(self, spec: Spec, source: str) -> EvalResult:
         time.sleep(self.delay_s)
-        return simulated_result(source, self.delay_s)
+        result = simulated_result(source, self.delay_s)
+        if self.options.descriptors:  # as a real evaluator does: measured here, not in the driver
+            result.measures = measure(self.options.descriptors, source, result)
+        return result
 
     def close(self) -> None:
         pass
@@ -61,21 +66,30 @@ class SimulatedPool:
     No process, no Ray: what is measured with it is the driver alone (selection, operators,
     the archive, the store), at evaluator counts no machine here could host as processes."""
 
-    def __init__(self, workers: int, delay_s: float) -> None:
+    def __init__(self, workers: int, delay_s: float, *, descriptors: list[str] | None = None) -> None:
         self.workers = self.capacity = workers
         self.delay_s = delay_s
         self.busy_s = 0.0
         self.spans: list[tuple[float, float]] = []  # (start, end) of each evaluation, time.monotonic()
+        # Real evaluators measure the archive's descriptors on their own hosts: here a process beside
+        # the driver stands in for them, so the driver's process does only the driver's work.
+        self.descriptors = descriptors
+        self._measurer: ProcessPoolExecutor | None = None
 
     async def start(self) -> None:
-        return None
+        if self.descriptors:
+            self._measurer = ProcessPoolExecutor(1)
 
     async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
         start = time.monotonic()
         await asyncio.sleep(self.delay_s)
-        self.busy_s += self.delay_s
+        result = simulated_result(candidate.source, self.delay_s)
+        if self._measurer is not None and self.descriptors:
+            result.measures = await asyncio.get_running_loop().run_in_executor(
+                self._measurer, measure, self.descriptors, candidate.source, result)
+        self.busy_s += time.monotonic() - start
         self.spans.append((start, time.monotonic()))
-        return [("simulated", simulated_result(candidate.source, self.delay_s))]
+        return [("simulated", result)]
 
     def steady_state(self, warmup_s: float) -> tuple[float, float]:
         """(results a second, busy fraction) from ``warmup_s`` after the first start to the last start:
@@ -91,4 +105,5 @@ class SimulatedPool:
         return done / (end - begin), busy / (self.workers * (end - begin))
 
     async def close(self) -> None:
-        return None
+        if self._measurer is not None:
+            self._measurer.shutdown(cancel_futures=True)

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
 from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
@@ -206,6 +207,8 @@ class Evaluator:
         elif result is None:
             result = self._compile_and_judge(source)
         result.interpreted = result.interpreted or not self.gpu
+        if result.ok and self.options.descriptors:
+            result.measures = measure(self.options.descriptors, source, result)
         result.costs.static_s = static_s
         result.costs.total_s = time.perf_counter() - started
         return result

@@ -33,6 +33,8 @@ class EvalOptions(BaseModel):
     allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
     # CUDA: libraries a kernel may call in place of its own kernels ("cublas", "cudnn", "thrust", "cub", ...)
     allowed_libraries: list[str] = Field(default_factory=list)
+    # archive descriptors (names, see kernelevo.archive.descriptors) to measure on each correct result
+    descriptors: list[str] = Field(default_factory=list)
     # timing
     warmup_reps: int = Field(default=3, ge=0)
     warmup_ms: float = Field(default=50.0, ge=0)  # an idle GPU runs at low clocks until it has had work

@@ -230,6 +230,9 @@ class EvalResult(BaseModel):
     speedup_compile: float | None = None
     remeasured: bool = False  # a >10x speedup over torch.compile was timed again before being believed
     interpreted: bool = False
+    # the run's archive descriptors (EvalOptions.descriptors), measured where the evaluator runs, so
+    # that the driver need not parse every source again: name -> value; None when not asked or not correct
+    measures: dict[str, float] | None = None
     roofline: Roofline | None = None
     kernels: list[KernelMetadata] = Field(default_factory=list)
     cuda: list[CudaBuild] = Field(default_factory=list)  # CUDA candidates: how each unit compiled, PTX, SASS

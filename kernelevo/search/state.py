@@ -111,6 +111,9 @@ class SearchState:
                               island=candidate.island)
         inserted = False
         if objective is not None:
+            if measures is None and result.measures is not None:  # measured where it was evaluated
+                measures = [result.measures[d.name] for d in self.descriptors if d.name in result.measures]
+                measures = measures if len(measures) == len(self.descriptors) else None
             measures = self.measure(candidate, result) if measures is None else measures
             rel_iqr = result.kernel.relative_iqr if result.kernel else 0.0
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)

@@ -103,3 +103,19 @@ def test_children_get_the_environment_the_judge_started_with(examples_dir: Path,
     assert probe != seed
     result = evaluate(read_spec(str(spec_path)), probe, EvalOptions(device="cpu", static_checks=False))
     assert result.ok, result.message
+
+
+def test_descriptors_asked_for_are_measured_with_a_correct_result_only(evaluator: Evaluator, seed: str) -> None:
+    from kernelevo.archive.descriptors import measure
+
+    plain = evaluator.options
+    evaluator.options = plain.model_copy(update={"descriptors": ["memory", "compute", "registers"]})
+    try:  # the descriptors are the evaluating process's work, after the judge's verdict: no new judge
+        result = evaluator.evaluate(seed)
+        wrong = evaluator.evaluate(seed.replace("0.5 * x * (1.0 + tanh)", "0.5 * x * (1.0 + tanh) + 1e-3"))
+    finally:
+        evaluator.options = plain
+    assert result.ok and result.measures == measure(["memory", "compute", "registers"], seed, result)
+    assert result.measures is not None and result.measures["registers"] > 0  # from the kernel's compile metadata
+    assert not wrong.ok and wrong.measures is None
+    assert evaluator.evaluate(seed).measures is None  # not asked

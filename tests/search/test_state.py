@@ -39,3 +39,23 @@ def test_failures_of_a_parents_children_and_repairs() -> None:
     assert [c.id for c in s.repair_targets()] == [1]  # an evaluator's own failure is not the kernel's to repair
     s.add_candidate(Candidate(id=3, source="fixed", operator="llm-repair", parent_ids=[1]))
     assert s.repair_targets() == []
+
+
+def test_descriptors_measured_by_the_evaluator_are_taken_as_they_are(examples_dir) -> None:
+    from kernelevo.archive.descriptors import measure
+    from kernelevo.distributed.simulated import simulated_result
+
+    s = state()
+    source = (examples_dir / "softmax" / "seed_online.py").read_text()
+    names = [d.name for d in s.descriptors]
+    told = Candidate(id=0, source=source, operator="seed")
+    s.add_candidate(told)
+    result = simulated_result(source, 0.0)
+    result.measures = {name: 3.0 for name in names}  # not what the source gives: proves they were not measured again
+    assert list(measure(names, source).values()) != [3.0, 3.0, 3.0]
+    assert s.tell(told, "h200", result).measures == [3.0, 3.0, 3.0]
+    partial = Candidate(id=1, source=source + "\n", operator="seed")
+    s.add_candidate(partial)
+    result = simulated_result(partial.source, 0.0)
+    result.measures = {names[0]: 3.0}  # not every descriptor of the run: the driver measures them all
+    assert s.tell(partial, "h200", result).measures == list(measure(names, partial.source).values())
