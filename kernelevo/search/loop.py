@@ -21,7 +21,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from kernelevo.records.candidate import Candidate, OperatorFailure, PromptEvolution, source_hash
 from kernelevo.records.elite import Elite
@@ -97,10 +99,19 @@ class SearchLoop:
     async def run(self) -> str:
         """Search until a budget is reached or :meth:`stop` is called; returns why it stopped."""
         self.ready = self.state.pending()  # made but never evaluated: first in line
-        tasks: dict[asyncio.Task[object], str] = {}  # task -> "produce" | "evaluate" | "evolve"
+        tasks: dict[asyncio.Task[object], str] = {}  # task -> "produce" | "instant" | "evaluate" | "evolve"
+        counts: Counter[str] = Counter()  # running tasks by kind
+        # Finished tasks queue up as they finish: waiting on all of them (asyncio.wait) costs time in
+        # proportion to the tasks in flight on every wake-up, hundreds with hundreds of evaluators.
+        finished: asyncio.Queue[asyncio.Task[object]] = asyncio.Queue()
+
+        def start(work: Coroutine[Any, Any, object], kind: str) -> None:
+            task = asyncio.create_task(work)
+            tasks[task], counts[kind] = kind, counts[kind] + 1
+            task.add_done_callback(finished.put_nowait)
 
         def running(kind: str) -> int:
-            return sum(1 for k in tasks.values() if k == kind)
+            return counts[kind]
 
         while True:
             reason = self.stopped or self.budget_reached()
@@ -110,16 +121,16 @@ class SearchLoop:
                 in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
                 free = in_flight - running("produce") - len(self.ready) - running("evaluate")
                 for _ in range(max(0, free) if self._can_produce() else 0):
-                    tasks[asyncio.create_task(self._produce())] = "produce"
+                    start(self._produce(), "produce")
                 if self._starving(running("evaluate")) and not running("instant"):
                     # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
-                    tasks[asyncio.create_task(self._produce(instant=True))] = "instant"
+                    start(self._produce(instant=True), "instant")
                 if self._evolution_due() and not running("evolve"):
-                    tasks[asyncio.create_task(self._evolve_prompt())] = "evolve"
+                    start(self._evolve_prompt(), "evolve")
             # A stopped run starts no evaluation: what is ready stays pending, and a resume evaluates it.
             while not self.stopped and self.ready and running("evaluate") < self.pool.capacity \
                     and not self._evaluation_budget_full(running("evaluate")):
-                tasks[asyncio.create_task(self._evaluate(self.ready.pop(0)))] = "evaluate"
+                start(self._evaluate(self.ready.pop(0)), "evaluate")
             if self.stopped:
                 for task, kind in tasks.items():
                     if kind != "evaluate":
@@ -129,9 +140,12 @@ class SearchLoop:
             if not tasks:
                 self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)")
                 continue
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            done = [await finished.get()]
+            while not finished.empty():
+                done.append(finished.get_nowait())
             for task in done:
                 kind = tasks.pop(task)
+                counts[kind] -= 1
                 if task.cancelled():
                     continue
                 if task.exception() is not None:

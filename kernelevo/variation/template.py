@@ -41,9 +41,16 @@ def _is_cuda(source: str) -> bool:
     return is_cuda_source(source)
 
 
-def _fits(mutant: str, cuda: bool) -> bool:
-    """Whether a mutant keeps the limits its language knows (threads per block, shared memory)."""
-    return not (cuda_limits.problems(mutant) if cuda else triton_limits.problems(mutant))
+def _mutant(source: str, changes: dict[Tunable, int], cuda: bool) -> str | None:
+    """``source`` with ``changes`` applied, or None where the result breaks a limit its language knows
+    (threads per block, shared memory). A Triton mutant is judged from its parent's tiles and the
+    edits before it is written out: the operator draws many, most of them never used."""
+    if cuda:
+        mutant = apply(source, changes)
+        return None if cuda_limits.problems(mutant) else mutant
+    edits = {(t.line, t.col): value for t, value in changes.items()}
+    edits |= {(link.line, link.col): int(link.text(value)) for t, value in changes.items() for link in t.links}
+    return None if triton_limits.problems(source, edits) else apply(source, changes)
 
 
 def find_tunables(source: str) -> list[Tunable]:
@@ -86,8 +93,8 @@ def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: 
         for t in rng.sample(tunables, count):
             steps = JUMP_STEPS if rng.random() < jump_rate else 1
             changes[t] = rng.choice(t.neighbours(steps))
-        new = apply(source, changes)
-        if _fits(new, cuda):
+        new = _mutant(source, changes, cuda)
+        if new is not None:
             return new, describe(changes)
     return None
 
@@ -98,8 +105,8 @@ def sweep(source: str) -> list[tuple[str, str]]:
     for t in find_tunables(source):
         for value in t.neighbours():
             change = {t: value}
-            new = apply(source, change)
-            if _fits(new, cuda):
+            new = _mutant(source, change, cuda)
+            if new is not None:
                 out.append((new, describe(change)))
     return out
 
@@ -117,7 +124,7 @@ def crossover(source: str, donor: str, rng: random.Random) -> tuple[str, str] | 
     for _ in range(TRIES):
         picked = rng.sample(differing, rng.randint(1, len(differing)))
         changes = {t: theirs[t.key].value for t in picked}
-        new = apply(source, changes)
-        if _fits(new, cuda):
+        new = _mutant(source, changes, cuda)
+        if new is not None:
             return new, "crossover: " + describe(changes)
     return None

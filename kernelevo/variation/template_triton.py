@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterator
 
 from kernelevo.utils.pyast import decorator_names
 from kernelevo.variation.tunable import Link, Tunable
@@ -50,25 +49,47 @@ def find_tunables(source: str) -> tuple[Tunable, ...]:
 class HostReader:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
-        functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-        self.jit = [f for f in functions if isinstance(f, ast.FunctionDef) and "jit" in decorator_names(f)]
-        self.device = {id(n) for f in self.jit for stmt in f.body for n in ast.walk(stmt)}
-        self.scope: dict[int, ast.AST | None] = {}  # node -> its innermost host function (None: module)
+        self.jit: list[ast.FunctionDef] = []
+        self.host_nodes: list[ast.AST] = []  # outside @triton.jit bodies, in source order
+        self.scope: dict[int, ast.AST | None] = {}  # host node -> its innermost function (None: module)
         self.outer: dict[int, ast.AST] = {}  # function -> the function it is defined in
-        for function in functions:  # ast.walk goes outer before inner: the inner function wins
-            if id(function) not in self.device:
-                for node in ast.walk(function):
-                    self.scope[id(node)] = function
-                    if node is not function and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                        self.outer[id(node)] = function
+        self._index(tree)
         self.found: dict[int, tuple[ast.Constant, str, str]] = {}  # literal -> (node, name, context)
         self.names: dict[tuple[int, str], tuple[ast.Constant, str]] = {}  # (scope, name) -> literal, context
         self.launches: list[ast.Call] = []
         self.launch_values: dict[int, list[ast.Constant]] = {}  # id(launch) -> literals its keywords read
         self.defaults: dict[str, list[tuple[str, ast.Constant]]] = {}  # kernel -> its constexpr defaults
+        self._partners_by_scope: dict[int, list[tuple[ast.Constant, int]]] | None = None
 
-    def host(self) -> Iterator[ast.AST]:
-        return (n for n in ast.walk(self.tree) if id(n) not in self.device)
+    def _index(self, tree: ast.Module) -> None:
+        """One pass over the tree: host nodes in source order, each with its function (a mutant is
+        read on every draw of the template operator: walking once per function cost 30 ms a source)."""
+        stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+        while stack:
+            node, owner = stack.pop()
+            self.host_nodes.append(node)
+            children: list[tuple[ast.AST, ast.AST | None]] = []
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.scope[id(node)] = node  # its arguments and defaults belong to it
+                if owner is not None:
+                    self.outer[id(node)] = owner
+                jit = isinstance(node, ast.FunctionDef) and "jit" in decorator_names(node)
+                if jit:
+                    assert isinstance(node, ast.FunctionDef)
+                    self.jit.append(node)
+                for name, value in ast.iter_fields(node):
+                    if jit and name == "body":
+                        continue  # device code: constants there are the algorithm, not its parameters
+                    for child in value if isinstance(value, list) else [value]:
+                        if isinstance(child, ast.AST):
+                            children.append((child, node))
+            else:
+                self.scope[id(node)] = owner
+                children = [(child, owner) for child in ast.iter_child_nodes(node)]
+            stack.extend(reversed(children))
+
+    def host(self) -> list[ast.AST]:
+        return self.host_nodes
 
     def _scope_id(self, node: ast.AST) -> int:
         owner = self.scope.get(id(node))
@@ -104,7 +125,7 @@ class HostReader:
                     if is_tunable_name(target.attr):
                         self.add(value, target.attr, "constant")
         for node in self.host():
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) not in {id(f) for f in self.jit}:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not any(node is f for f in self.jit):
                 args = node.args.posonlyargs + node.args.args
                 for arg, default in zip(args[len(args) - len(node.args.defaults):], node.args.defaults,
                                         strict=True):
@@ -195,22 +216,22 @@ class HostReader:
     # -- what moves together -------------------------------------------------------------------
     def _partners(self, scope: int) -> list[tuple[ast.Constant, int]]:
         """Literals in a function's cdiv and floor divisions: (literal, what to add to the block size)."""
-        found: list[tuple[ast.Constant, int]] = []
-        for node in self.host():
-            if self._scope_id(node) != scope:
-                continue
-            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("cdiv") and len(node.args) == 2 \
-                    and is_int_literal(node.args[1]):
-                found.append((node.args[1], 0))  # type: ignore[arg-type]
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and is_int_literal(node.right):
-                assert isinstance(node.right, ast.Constant)
-                found.append((node.right, 0))
-                left = node.left
-                if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and is_int_literal(left.right):
-                    assert isinstance(left.right, ast.Constant)
-                    if int_value(left.right) == int_value(node.right) - 1:
-                        found.append((left.right, -1))
-        return found
+        if self._partners_by_scope is None:
+            self._partners_by_scope = {}
+            for node in self.host():
+                found = self._partners_by_scope.setdefault(self._scope_id(node), [])
+                if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("cdiv") and len(node.args) == 2 \
+                        and is_int_literal(node.args[1]):
+                    found.append((node.args[1], 0))  # type: ignore[arg-type]
+                elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and is_int_literal(node.right):
+                    assert isinstance(node.right, ast.Constant)
+                    found.append((node.right, 0))
+                    left = node.left
+                    if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and is_int_literal(left.right):
+                        assert isinstance(left.right, ast.Constant)
+                        if int_value(left.right) == int_value(node.right) - 1:
+                            found.append((left.right, -1))
+        return self._partners_by_scope.get(scope, [])
 
     def _links(self) -> dict[int, list[tuple[ast.Constant, int]]]:
         """For each literal that leads a group, the literals that move with it (and their offset)."""

@@ -10,41 +10,71 @@ dropped when it cannot fit whatever its dtype.
 from __future__ import annotations
 
 import ast
+import functools
 import re
+from dataclasses import dataclass
 
 from kernelevo.variation.template_triton import HostReader, int_value, is_int_literal
 
 SHARED_LIMIT = 232_448  # bytes per block on sm_90 (H100, H200): Triton's own "Hardware limit"
 DEFAULT_STAGES = 3  # Triton's num_stages where a launch or config names none
 TILE = re.compile(r"^(?:BLOCK|TILE|BLK|B)_?(?:SIZE_?)?([MNK])$")
+K_TILE = re.compile(r"\b(?:BLOCK|TILE|BLK|B)_?(?:SIZE_?)?K\b")
 
 
-def problems(source: str) -> list[str]:
-    """Why ``source`` cannot run, one line per launch or config that cannot; empty when it may."""
+Position = tuple[int, int]  # a literal's (line, column), as the template operator's edits name it
+
+
+@dataclass(frozen=True)
+class Staging:
+    """One launch or ``triton.Config`` that names a matmul's tiles: where each of its values is written."""
+
+    line: int
+    literals: tuple[tuple[str, Position, int], ...]  # (keyword, position of the literal it reads, value)
+
+
+@functools.lru_cache(maxsize=1024)  # read once per parent; its mutants are judged without a parse
+def stagings(source: str) -> tuple[Staging, ...]:
+    """The launches and configs of ``source`` with M, N and K tiles."""
+    if not K_TILE.search(source):
+        return ()  # no K tile, no matmul staging to count
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []  # not ours to judge: the evaluator names a syntax error
+        return ()  # not ours to judge: the evaluator names a syntax error
     reader = HostReader(tree)
     reader.read_assignments()
     found = []
     for node in reader.host():
         if not isinstance(node, ast.Call):
             continue
-        values: dict[str, int] = {}
+        literals: list[tuple[str, ast.expr]] = []
         if isinstance(node.func, ast.Subscript):  # a launch: literals, or the names they read
             for kw in node.keywords:
                 resolved = reader.resolve(kw.value, node) if kw.arg else None
                 if resolved is not None:
-                    values[str(kw.arg)] = int_value(resolved[0])
+                    literals.append((str(kw.arg), resolved[0]))
         elif ast.unparse(node.func).endswith("Config"):
-            values = {kw.arg: int_value(kw.value) for kw in node.keywords if kw.arg and is_int_literal(kw.value)}
+            literals = [(kw.arg, kw.value) for kw in node.keywords if kw.arg and is_int_literal(kw.value)]
             if node.args and isinstance(node.args[0], ast.Dict):
-                values |= {k.value: int_value(v) for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)
-                           if isinstance(k, ast.Constant) and isinstance(k.value, str) and is_int_literal(v)}
+                literals += [(str(k.value), v) for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)
+                             if isinstance(k, ast.Constant) and isinstance(k.value, str) and is_int_literal(v)]
+        named = [(name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals
+                 if TILE.match(name) or name == "num_stages"]
+        if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} == {"M", "N", "K"}:
+            found.append(Staging(node.lineno, tuple(named)))
+    return tuple(found)
+
+
+def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]:
+    """Why ``source``, with the literals at ``edits`` rewritten to their new values, cannot run: one line
+    per launch or config that cannot; empty when it may."""
+    found = []
+    for staging in stagings(source):
+        values = {name: (edits or {}).get(at, value) for name, at, value in staging.literals}
         problem = _shared_memory(values)
         if problem:
-            found.append(f"line {node.lineno}: {problem}")
+            found.append(f"line {staging.line}: {problem}")
     return found
 
 
