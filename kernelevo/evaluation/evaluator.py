@@ -92,8 +92,8 @@ class Evaluator:
         self.spec = spec
         self.options = options or EvalOptions()
         if spec.settings.language == "cuda" and "compile_timeout_s" not in self.options.model_fields_set:
-            # load_inline runs nvcc over torch's headers: 55 s for a small kernel alone on an H100 host's
-            # 16 cores, 105 s with eight builds at once (benchmarks/results/cuda_cases-h100.log)
+            # load_inline runs nvcc over torch's headers: 55 s and 106 s for a small kernel on an H100 host's
+            # 16 cores while other evaluators built beside it (benchmarks/results/cuda_cases-h100.log)
             self.options = self.options.model_copy(update={"compile_timeout_s": CUDA_COMPILE_TIMEOUT_S})
         self.gpu = uses_gpu(self.options)
         # Compiling ahead is Triton's: CUDA candidates build when their child imports them.

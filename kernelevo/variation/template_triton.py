@@ -48,7 +48,6 @@ def find_tunables(source: str) -> tuple[Tunable, ...]:
 
 class HostReader:
     def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
         self.jit: list[ast.FunctionDef] = []
         self.host_nodes: list[ast.AST] = []  # outside @triton.jit bodies, in source order
         self.scope: dict[int, ast.AST | None] = {}  # host node -> its innermost function (None: module)
@@ -88,9 +87,6 @@ class HostReader:
                 children = [(child, owner) for child in ast.iter_child_nodes(node)]
             stack.extend(reversed(children))
 
-    def host(self) -> list[ast.AST]:
-        return self.host_nodes
-
     def _scope_id(self, node: ast.AST) -> int:
         owner = self.scope.get(id(node))
         return id(owner) if owner is not None else 0
@@ -101,7 +97,7 @@ class HostReader:
 
     # -- where literals are --------------------------------------------------------------------
     def read_assignments(self) -> None:
-        for node in self.host():
+        for node in self.host_nodes:
             pairs: list[tuple[ast.expr, ast.expr | None]] = []
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
@@ -124,7 +120,7 @@ class HostReader:
                     self.names.setdefault((0, f"self.{target.attr}"), (value, "constant"))
                     if is_tunable_name(target.attr):
                         self.add(value, target.attr, "constant")
-        for node in self.host():
+        for node in self.host_nodes:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not any(node is f for f in self.jit):
                 args = node.args.posonlyargs + node.args.args
                 for arg, default in zip(args[len(args) - len(node.args.defaults):], node.args.defaults,
@@ -157,7 +153,7 @@ class HostReader:
         return None
 
     def _calls(self) -> None:
-        for node in self.host():
+        for node in self.host_nodes:
             if not isinstance(node, ast.Call):
                 continue
             if isinstance(node.func, ast.Subscript):  # kernel[grid](...)
@@ -218,7 +214,7 @@ class HostReader:
         """Literals in a function's cdiv and floor divisions: (literal, what to add to the block size)."""
         if self._partners_by_scope is None:
             self._partners_by_scope = {}
-            for node in self.host():
+            for node in self.host_nodes:
                 found = self._partners_by_scope.setdefault(self._scope_id(node), [])
                 if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("cdiv") and len(node.args) == 2 \
                         and is_int_literal(node.args[1]):

@@ -45,7 +45,7 @@ def stagings(source: str) -> tuple[Staging, ...]:
     reader = HostReader(tree)
     reader.read_assignments()
     found = []
-    for node in reader.host():
+    for node in reader.host_nodes:
         if not isinstance(node, ast.Call):
             continue
         literals: list[tuple[str, ast.expr]] = []
