@@ -33,12 +33,12 @@ from tests.evaluation.adversarial.cases import CASES, CONTROLS, CUDA_GELU_SPEC, 
 Task = tuple[str, str, tuple[bool, bool], Path, ErrorKind | None]
 
 
-def tasks(only: list[str]) -> list[Task]:
+def tasks(only: list[str], slow: bool) -> list[Task]:
     found: list[Task] = [(f"control {c.name}", c.source(), (True, True), c.spec, None) for c in CONTROLS if c.gpu_only]
     found += [("CUPY", CUPY, (True, True), CUDA_GELU_SPEC, None), ("LOAD_INLINE", LOAD_INLINE, (True, True),
                                                                     CUDA_GELU_SPEC, None)]
     found += [(c.name, c.source(), c.checks, c.spec, c.expected) for c in CASES
-              if c.name.startswith("cuda") and c.gpu_only and not c.slow]
+              if c.name.startswith("cuda") and c.gpu_only and (slow or not c.slow)]
     return [t for t in found if not only or any(o in t[0] for o in only)]
 
 
@@ -69,8 +69,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=1, help="evaluators at once (each its own judge)")
     parser.add_argument("--only", default="", help="comma-separated parts of case names")
+    parser.add_argument("--slow", action="store_true", help="also the cases that wait for a time limit (a hang)")
     args = parser.parse_args()
-    chosen = tasks([o for o in args.only.split(",") if o])
+    chosen = tasks([o for o in args.only.split(",") if o], args.slow)
     with ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(judge, *t) for t in chosen]
         lines = []
