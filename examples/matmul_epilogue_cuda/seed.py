@@ -52,7 +52,18 @@ using namespace nvcuda;
 #define FRAG_M (WARP_M / 16)    // 4 fragments down
 #define FRAG_N (WARP_N / 16)    // 2 fragments across
 #define TILE_HALVES ((BM + BN) * LDS)  // one buffer: the x tile, then the W tile (20480 bytes)
-#define CHUNKS_PER_THREAD ((BM * BK / 8) / THREADS)  // 16-byte chunks of each tile per thread: 2
+#define CHUNKS_PER_ROW (BK / 8)  // 16-byte chunks per tile row: 4
+#define CHUNKS_PER_THREAD ((BM * CHUNKS_PER_ROW) / THREADS)  // 16-byte chunks of each tile per thread: 2
+
+// What the tiling needs; the template operator drops a mutant that breaks one before it compiles.
+static_assert(BM == BN, "one loop loads both tiles: as many rows of x as of W");
+static_assert(BK % 16 == 0, "whole wmma steps of 16 along K");
+static_assert(PAD % 8 == 0, "shared rows stay 16-byte aligned for the uint4 stores and wmma's ldm");
+static_assert((BM * CHUNKS_PER_ROW) % THREADS == 0, "every thread loads the same number of whole chunks");
+static_assert(WARP_M % 16 == 0 && WARP_N % 16 == 0, "whole 16 x 16 fragments per warp");
+static_assert(BM % WARP_M == 0 && BN % WARP_N == 0, "warp tiles cover the block tile");
+static_assert((BM / WARP_M) * (BN / WARP_N) * 32 == THREADS, "one warp per warp tile");
+static_assert((THREADS / 32) * 256 * 4 <= 2 * TILE_HALVES * 2, "the epilogue's staging fits in the tile buffers");
 
 __device__ __forceinline__ float gelu_tanh(float y) {
     const float k0 = 0.7978845608028654f;  // sqrt(2/pi)
@@ -112,7 +123,7 @@ __device__ __forceinline__ void linear_gelu_tile(const __half* __restrict__ x, c
         }
     }
 
-    // chunk c of a tile (c = tid + i * THREADS): row c / 4 (0..127), halves (c % 4) * 8 .. + 8 of the K step
+    // chunk c of a tile (c = tid + i * THREADS): row c / CHUNKS_PER_ROW (0..127), halves (c % CHUNKS_PER_ROW) * 8 .. + 8 of the K step
     uint4 a_reg[CHUNKS_PER_THREAD];
     uint4 b_reg[CHUNKS_PER_THREAD];
     const int k_tiles = (K + BK - 1) / BK;
@@ -121,8 +132,8 @@ __device__ __forceinline__ void linear_gelu_tile(const __half* __restrict__ x, c
 #pragma unroll
     for (int i = 0; i < CHUNKS_PER_THREAD; ++i) {
         const int c = tid + i * THREADS;
-        const int r = c >> 2;
-        const int kc = (c & 3) * 8;
+        const int r = c / CHUNKS_PER_ROW;
+        const int kc = (c % CHUNKS_PER_ROW) * 8;
         a_reg[i] = load_chunk<VEC>(xs, M, K, bm + r, kc);
         b_reg[i] = load_chunk<VEC>(ws, N, K, bn + r, kc);
         *reinterpret_cast<uint4*>(smem + r * LDS + kc) = a_reg[i];
@@ -139,8 +150,8 @@ __device__ __forceinline__ void linear_gelu_tile(const __half* __restrict__ x, c
 #pragma unroll
             for (int i = 0; i < CHUNKS_PER_THREAD; ++i) {
                 const int c = tid + i * THREADS;
-                const int r = c >> 2;
-                const int kc = (c & 3) * 8;
+                const int r = c / CHUNKS_PER_ROW;
+                const int kc = (c % CHUNKS_PER_ROW) * 8;
                 a_reg[i] = load_chunk<VEC>(xs, M, K, bm + r, k0 + kc);
                 b_reg[i] = load_chunk<VEC>(ws, N, K, bn + r, k0 + kc);
             }
@@ -177,8 +188,8 @@ __device__ __forceinline__ void linear_gelu_tile(const __half* __restrict__ x, c
 #pragma unroll
             for (int i = 0; i < CHUNKS_PER_THREAD; ++i) {
                 const int c = tid + i * THREADS;
-                const int r = c >> 2;
-                const int kc = (c & 3) * 8;
+                const int r = c / CHUNKS_PER_ROW;
+                const int kc = (c % CHUNKS_PER_ROW) * 8;
                 *reinterpret_cast<uint4*>(next + r * LDS + kc) = a_reg[i];
                 *reinterpret_cast<uint4*>(next + BM * LDS + r * LDS + kc) = b_reg[i];
             }

@@ -36,6 +36,7 @@ CUDA_SRC = r"""
 #define THREADS 512
 #define WARPS (THREADS / 32)
 #define CACHED 16  // values per thread kept in registers: THREADS * CACHED = 8192 columns read once
+static_assert(CACHED % 4 == 0 && CACHED >= 4, "the cached path reads whole float4s: CACHED / 4 per thread");
 
 #define NEG_BIG (-3.402823466e+38f)  // -FLT_MAX: the running max before any value
 #define NEG_INF (-__int_as_float(0x7f800000))

@@ -101,27 +101,28 @@ def _unpack(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]
     return [(t, t) for t in target.elts]  # unpacked from something unknown: bound, to no known value
 
 
-def kernel_objects(tree: ast.AST) -> dict[str, str]:
-    """Python names bound to CuPy kernels, to the kernel's name (``get_function``'s argument)."""
-    return {name: kernel for name, value in single_assignments(tree).items()
-            if (kernel := _kernel_name(value)) is not None}
+def kernel_objects(tree: ast.AST) -> dict[str, tuple[str, ...]]:
+    """Python names bound to CuPy kernels, to the kernels' names (``get_function``'s argument;
+    both names where it picks one, ``get_function("a" if vec else "b")``)."""
+    return {name: kernels for name, value in single_assignments(tree).items() if (kernels := _kernel_names(value))}
 
 
-def _kernel_name(node: ast.AST) -> str | None:
+def _kernel_names(node: ast.AST) -> tuple[str, ...]:
     if not isinstance(node, ast.Call):
-        return None
+        return ()
     last = (dotted_name(node.func) or "").split(".")[-1] or \
         (node.func.attr if isinstance(node.func, ast.Attribute) else "")
     argument = node.args[0] if last == "get_function" and node.args else \
         node.args[1] if last == "RawKernel" and len(node.args) > 1 else None
     if last == "RawKernel":
         argument = next((kw.value for kw in node.keywords if kw.arg == "name"), argument)
-    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-        return argument.value
-    return None
+    choices = [argument.body, argument.orelse] if isinstance(argument, ast.IfExp) else [argument]
+    names = tuple(c.value for c in choices if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    return names if len(names) == len(choices) else ()
 
 
 def py_launches(tree: ast.AST) -> list[PyLaunch]:
+    """Each CuPy launch ``kernel(grid, block, args, shared_mem=...)``, once per kernel it may launch."""
     objects, bound = kernel_objects(tree), single_assignments(tree)
     found = []
     for node in ast.walk(tree):
@@ -129,15 +130,13 @@ def py_launches(tree: ast.AST) -> list[PyLaunch]:
             continue
         func = node.func
         callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        kernel = objects.get(callee or "") if callee else _kernel_name(func)
-        if kernel is None:
-            continue
+        kernels = objects.get(callee or "", ()) if callee else _kernel_names(func)
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         block = node.args[1] if len(node.args) > 1 else keywords.get("block")
         if isinstance(block, ast.Name) and isinstance(bound.get(block.id), ast.Tuple):
             block = bound[block.id]
         dims = list(block.elts) if isinstance(block, ast.Tuple) else [block] if block is not None else []
-        found.append(PyLaunch(kernel, dims, keywords.get("shared_mem")))
+        found += [PyLaunch(kernel, dims, keywords.get("shared_mem")) for kernel in kernels]
     return found
 
 
