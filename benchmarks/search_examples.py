@@ -34,7 +34,8 @@ from kernelevo.storage.database import open_database  # noqa: E402
 
 def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> dict:
     spec = read_spec(str(ROOT / "examples" / name / "spec.py"))
-    config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=EvalOptions(device=device), ray=False)
+    config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=EvalOptions(device=device),
+                       ray=False)
     started = time.perf_counter()
     db = open_database(f"sqlite:///{runs / name}.db")
     outcome = asyncio.run(start_search(db, spec, config, out=runs / name, export_to=exports))

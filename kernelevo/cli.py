@@ -95,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--descriptors", default=None, help="levels (default), metadata, or names: memory,warps")
     run.add_argument("--islands", type=int, default=None)
     run.add_argument("--seed", type=int, default=None)
+    run.add_argument("--seed-from", choices=("auto", "compile", "spec"), default=None,
+                     help="first kernels: auto (torch.compile's Triton when the spec has no seed; default), "
+                          "compile (also beside the spec's seeds), spec (only the spec's)")
     run.add_argument("--device", default=None, help="auto (default), cuda, cuda:N or cpu")
     run.add_argument("--export-to", default=None, help="also export the elites here (e.g. archives/)")
     run.add_argument("--plain", action="store_true", help="progress lines instead of the live display")

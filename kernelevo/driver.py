@@ -166,7 +166,7 @@ async def run_search(
         loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
         if not stored.candidates:
-            loop.add_seeds(seeds)
+            loop.add_seeds(seeds + await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds)))
         if on_start:
             on_start(loop)
         _handle_ctrl_c(loop)
@@ -192,6 +192,23 @@ async def run_search(
     if export_to is not None:
         exported += export_run(db, run_id, Path(export_to))
     return RunOutcome(run_id, reason, status, state, loop, exported, progress)
+
+
+def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tuple[str, str]]:
+    """torch.compile's own Triton kernels for ``spec`` as a seed, where the run asks for them
+    (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
+    if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
+        return []
+    from kernelevo.variation.inductor_capture import CaptureError
+    from kernelevo.variation.inductor_seed import ConversionError, seed_from_compile
+
+    try:
+        seed = seed_from_compile(spec, device=config.evaluation.device)
+    except (CaptureError, ConversionError) as exc:
+        log.warning("No seed from torch.compile for %s: %s", spec.name, exc)
+        return []
+    log.info("Seeded %s with torch.compile's own Triton kernels (%s)", spec.name, seed[0])
+    return [seed]
 
 
 @contextlib.contextmanager

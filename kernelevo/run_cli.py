@@ -107,7 +107,7 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
         updates["offline_fallback"] = True
     if args.budget:
         updates["budget"] = Budget.parse(args.budget).model_dump()
-    for flag in ("workers", "in_flight", "descriptors", "islands", "seed"):
+    for flag in ("workers", "in_flight", "descriptors", "islands", "seed", "seed_from"):
         if getattr(args, flag) is not None:
             updates[flag] = getattr(args, flag)
     if args.targets:

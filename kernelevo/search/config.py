@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -76,6 +76,9 @@ class RunConfig(BaseModel):
     migration_every: int = Field(default=40, ge=1)  # evaluations between migrations of island bests
     evolve_prompts_every: int = Field(default=8, ge=1)  # LLM samples between meta-prompt evolutions
     seed: int = 0
+    # where the first kernels come from: "auto" takes torch.compile's own Triton kernels when the
+    # spec has no seed; "compile" takes them beside the spec's seeds; "spec" only the spec's
+    seed_from: Literal["auto", "compile", "spec"] = "auto"
     evaluation: EvalOptions = Field(default_factory=EvalOptions)
 
     @model_validator(mode="after")

@@ -1,0 +1,94 @@
+"""Seeds from torch.compile on a GPU: capture what inductor writes for each spec, convert it, judge it.
+
+Per spec (by default the no-seed suite, benchmarks/suite/): inductor's module and launch
+facts are captured in an isolated child (kernelevo.variation.inductor_capture) and written
+to ``--captures`` as JSON (the CPU tests keep a few under tests/variation/inductor_captures/);
+then, with ``--judge``, the converted candidate is judged against eager and torch.compile
+in one evaluator. A spec with no seed gets its reason.
+
+    python benchmarks/compile_seeds.py --captures $OUT/captures --judge --out benchmarks/results/compile_seeds-h200.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.variation.inductor_capture import CaptureError, capture  # noqa: E402
+
+
+def captured(path: Path, captures: Path) -> dict:
+    """Capture ``path``'s spec (generic, then static sizes); the row, with the capture under "_capture"."""
+    spec = read_spec(str(path))
+    row: dict = {"spec": spec.name}
+    started = time.perf_counter()
+    try:
+        found = capture(spec)
+    except CaptureError as exc:
+        return row | {"capture_s": time.perf_counter() - started, "reason": str(exc)}
+    row["capture_s"] = time.perf_counter() - started
+    (captures / f"{spec.name}.json").write_text(found.to_json())
+    try:  # the default variant's sizes, as torch.compile specializes them
+        (captures / f"{spec.name}.static.json").write_text(capture(spec, generic=False).to_json())
+    except CaptureError as exc:
+        row["static_reason"] = str(exc)
+    row["kernels"] = {k: {"config": v.config, "num_warps": v.num_warps, "num_stages": v.num_stages}
+                      for k, v in found.kernels.items()}
+    return row | {"_capture": found, "_path": path}
+
+
+def judged(row: dict, captures: Path) -> dict:
+    """Convert the capture and judge the candidate against eager and torch.compile in one evaluator."""
+    from kernelevo.evaluation import EvalOptions, Evaluator
+    from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+
+    found, path = row.pop("_capture"), row.pop("_path")
+    try:
+        source = to_candidate(found)
+    except ConversionError as exc:
+        return row | {"reason": f"conversion: {exc}"}
+    (captures / f"{found.spec_name}.seed.py").write_text(source)
+    evaluator = Evaluator(read_spec(str(path)), EvalOptions(baselines=["eager", "compile"]))
+    try:
+        result = evaluator.evaluate(source)
+    finally:
+        evaluator.close()
+    return row | {"correct": result.correct, "error": str(result.error) if result.error else None,
+                  "message": (result.message or "")[:600],
+                  "kernel_ms": result.kernel.median_ms if result.kernel else None,
+                  "compile_ms": result.compiled.median_ms if result.compiled else None,
+                  "roofline": result.roofline.fraction if result.roofline else None,
+                  "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("specs", nargs="*", help="spec files (default: benchmarks/suite/*.py)")
+    parser.add_argument("--captures", type=Path, required=True, help="folder for the captures (JSON)")
+    parser.add_argument("--judge", action="store_true", help="convert each capture and judge the candidate")
+    parser.add_argument("--jobs", type=int, default=1, help="captures at once")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    args.captures.mkdir(parents=True, exist_ok=True)
+    paths = [Path(p) for p in args.specs] or sorted((ROOT / "benchmarks" / "suite").glob("*.py"))
+    with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
+        rows = list(pool.map(lambda p: captured(p, args.captures), paths))
+    rows = [judged(r, args.captures) if args.judge and "_capture" in r else
+            {k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+    for row in rows:
+        print(json.dumps(row), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""x * sigmoid(x) * 2 + 1 over 8192 x 8192 fp32: an elementwise chain, memory-bound."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.sigmoid(x) * 2.0 + 1.0
+
+
+batch_size = 8192
+dim = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "variants": {
+        "small": {"batch_size": 8, "dim": 1000},
+        "odd": {"batch_size": 5, "dim": 1531},
+    },
+}

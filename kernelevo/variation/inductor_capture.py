@@ -1,0 +1,361 @@
+"""What ``torch.compile`` (inductor) writes for a spec's reference: captured in an isolated child on a GPU.
+
+The spec is untrusted code, and so is what inductor makes of it: both run only in a
+:class:`~kernelevo.sandbox.Sandbox` child with a hard time limit. The child compiles the
+reference with inductor's Triton backend (GEMMs as Triton templates, not cuBLAS calls),
+with every dimension that differs between the spec's variants dynamic and the others
+static, runs it once so that inductor autotunes, and reports a :class:`Capture`: the
+generated module's text and what the text alone does not say (which argument of the
+generated ``call`` is which input, parameter or size; the configuration each kernel's
+autotuner chose, its launch grid; the sources of inductor's Triton helpers it uses).
+:mod:`kernelevo.variation.inductor_seed` turns a capture into a standalone candidate.
+
+Inductor writes C++ for CPU tensors: without a GPU there is nothing to capture, and
+:func:`capture` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kernelevo.sandbox import Sandbox, SandboxFailure
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    import torch
+
+    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.spec import Spec
+
+CAPTURE_TIMEOUT_S = 600.0  # GEMM templates autotune a few dozen configurations
+
+
+class CaptureError(Exception):
+    """Why a spec has no seed from torch.compile (one line, for the run's log and the report)."""
+
+
+@dataclass
+class GraphArg:
+    """One argument of inductor's ``call(args)``: an input, a parameter or buffer, or a size."""
+
+    kind: str  # "input" | "state" | "size"
+    index: int | None = None  # input, or the input a size is read from: position in forward's arguments
+    name: str | None = None  # state, or the state a size is read from: the parameter's or buffer's name
+    dim: int | None = None  # size: which dimension
+
+
+@dataclass
+class KernelLaunch:
+    """What inductor's launcher for one kernel does that its source does not say."""
+
+    config: dict[str, int]  # the constexpr values autotuning chose (XBLOCK, R0_BLOCK, ...)
+    num_warps: int
+    num_stages: int
+    launch_args: list[str]  # the launcher's positional arguments, in the call site's order
+    kernel_args: list[str]  # those of them the kernel takes (the rest only size the grid)
+    grid: list[str]  # x, y, z: Python expressions in the launch arguments' names
+    grid_prefix: list[str] = field(default_factory=list)  # assignments the grid expressions read
+    grid_type: str = ""
+
+
+@dataclass
+class Capture:
+    spec_name: str
+    code: str  # the module inductor generated
+    args: list[GraphArg]
+    kernels: dict[str, KernelLaunch]
+    helpers: dict[str, str]  # name -> source of each triton_helpers function the kernels use (and theirs)
+    state: dict[str, list[int | str]]  # parameter/buffer name -> shape; a str reads get_init_inputs: "init[1]"
+    buffers: list[str]  # the names in ``state`` that are buffers, not parameters
+    output_tuple: bool  # forward returns a tuple (else one tensor)
+    outputs: int
+    dynamic: dict[int, list[int]]  # input position -> its dims that differ between variants
+    versions: dict[str, str]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Capture:
+        raw = json.loads(text)
+        raw["args"] = [GraphArg(**a) for a in raw["args"]]
+        raw["kernels"] = {k: KernelLaunch(**v) for k, v in raw["kernels"].items()}
+        raw["dynamic"] = {int(k): v for k, v in raw["dynamic"].items()}
+        return cls(**raw)
+
+
+# -- in the child ---------------------------------------------------------------------------
+def _variant_shapes(problem: Problem, seed: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
+                                                           dict[str, dict[str, tuple[int, ...]]]]:
+    import torch
+
+    meta = torch.device("meta")
+    names = problem.spec.settings.variant_names()
+    inputs = {v: [tuple(x.shape) if isinstance(x, torch.Tensor) else x for x in problem.inputs(v, seed, meta)]
+              for v in names}
+    inits = {v: problem.init_inputs(v) for v in names}
+    states = {}
+    for v in names:
+        model = problem.model(v, seed, meta)
+        states[v] = {n: tuple(t.shape) for n, t in (*model.named_parameters(), *model.named_buffers())}
+    return inputs, inits, states
+
+
+def _dynamic_dims(inputs: dict[str, list[Any]]) -> dict[int, list[int]]:
+    rows = list(inputs.values())
+    found: dict[int, list[int]] = {}
+    for i, first in enumerate(rows[0]):
+        if not isinstance(first, tuple):
+            if any(r[i] != first for r in rows):
+                raise CaptureError(f"input {i} is a number that differs between variants; inductor would "
+                                   "specialize the kernel on one value")
+            continue
+        if any(len(r[i]) != len(first) for r in rows):
+            raise CaptureError(f"input {i} has a different number of dimensions in different variants")
+        dims = [d for d in range(len(first)) if any(r[i][d] != first[d] for r in rows)]
+        if dims:
+            found[i] = dims
+    return found
+
+
+def _init_paths(init: list[Any]) -> list[tuple[str, Any]]:
+    """(expression, value) of each integer in get_init_inputs(), also inside tuples and lists."""
+    found = []
+    for i, value in enumerate(init):
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            found.append((f"init[{i}]", value))
+        elif isinstance(value, list | tuple):
+            found += [(f"init[{i}][{j}]", v) for j, v in enumerate(value) if isinstance(v, int)
+                      and not isinstance(v, bool)]
+    return found
+
+
+def _state_shapes(inits: dict[str, list[Any]], states: dict[str, dict[str, tuple[int, ...]]]
+                  ) -> dict[str, list[int | str]]:
+    """Each parameter's shape, a dimension that differs between variants written as the init input it equals."""
+    variants = list(states)
+    first = states[variants[0]]
+    shapes: dict[str, list[int | str]] = {}
+    for name, shape in first.items():
+        if any(name not in states[v] or len(states[v][name]) != len(shape) for v in variants):
+            raise CaptureError(f"parameter {name} differs in rank or presence between variants")
+        dims: list[int | str] = []
+        for d, size in enumerate(shape):
+            sizes = {v: states[v][name][d] for v in variants}
+            if len(set(sizes.values())) == 1:
+                dims.append(size)
+                continue
+            exprs = [e for e, _ in _init_paths(inits[variants[0]])]
+            match = next((e for e in exprs if all(dict(_init_paths(inits[v])).get(e) == sizes[v] for v in variants)),
+                         None)
+            if match is None:
+                raise CaptureError(f"parameter {name}'s dim {d} follows none of get_init_inputs()'s values")
+            dims.append(match)
+        shapes[name] = dims
+    return shapes
+
+
+def _size_arg(source: Any, names: list[str]) -> GraphArg:
+    """The size a symbolic graph input stands for, read from dynamo's source: ``L['args'][2].size()[1]``."""
+    text = source.name() if callable(getattr(source, "name", None)) else str(getattr(source, "name", source))
+    m = re.search(r"\[(\d+)\]\.size\(\)\[(\d+)\]$", text)
+    if not m:
+        raise CaptureError(f"inductor reads a size kernelevo cannot place: {text}")
+    at, dim = int(m.group(1)), int(m.group(2))
+    return GraphArg("size", name=names[at], dim=dim) if at < len(names) else \
+        GraphArg("size", index=at - len(names), dim=dim)
+
+
+def _helpers(code: str) -> dict[str, str]:
+    """Sources of the triton_helpers functions the kernels call, and of those they call in turn."""
+    import inspect
+
+    from torch._inductor.runtime import triton_helpers
+
+    found: dict[str, str] = {}
+    todo = set(re.findall(r"triton_helpers\.(\w+)", code))
+    while todo:
+        name = todo.pop()
+        if name in found or name == "set_driver_to_gpu":
+            continue
+        fn = getattr(triton_helpers, name, None)
+        inner = getattr(fn, "fn", None)
+        if inner is None:
+            raise CaptureError(f"the kernels call triton_helpers.{name}, which is not a Triton function")
+        source = inspect.getsource(inner)
+        found[name] = source
+        module_names = {n for n in dir(triton_helpers) if hasattr(getattr(triton_helpers, n), "fn")}
+        todo |= {n for n in re.findall(r"\b(\w+)\s*\(", source) if n in module_names} - set(found)
+        todo |= {n for n in re.findall(r"\b(\w+)\b", source) if n in module_names and n != name} - set(found)
+    return found
+
+
+def _launches(module: Any) -> dict[str, KernelLaunch]:
+    from torch._inductor.runtime.triton_heuristics import GridExpr
+
+    found = {}
+    for name, obj in vars(module).items():
+        launchers = getattr(obj, "launchers", None)
+        if launchers is None or not hasattr(obj, "inductor_meta"):
+            continue
+        if len(launchers) != 1:
+            raise CaptureError(f"{name} has {len(launchers)} launchers after autotuning; expected the one chosen")
+        launcher = launchers[0]
+        cfg = launcher.config
+        meta = obj.inductor_meta
+        grid = GridExpr.from_meta(meta, cfg)
+        signature = list(obj.triton_meta["signature"])
+        constexprs = {k for k, v in obj.triton_meta["signature"].items() if v == "constexpr"}
+        kernel_args = [a for a in signature if a not in cfg.kwargs and a not in constexprs]
+        extra = list(meta.get("extra_launcher_args", ()))
+        found[name] = KernelLaunch(
+            config={k: int(v) for k, v in cfg.kwargs.items()}, num_warps=int(cfg.num_warps),
+            num_stages=int(cfg.num_stages), launch_args=kernel_args + extra, kernel_args=kernel_args,
+            grid=[str(g) for g in (grid.x_grid, grid.y_grid, grid.z_grid)], grid_prefix=list(grid.prefix),
+            grid_type=str(meta.get("grid_type", "")))
+    return found
+
+
+def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True) -> Capture:
+    """Compile ``problem``'s reference with inductor on ``device`` and read back what it wrote.
+
+    ``generic``: the dimensions that differ between variants are dynamic (one module serves
+    them all); else every size is the default variant's, as torch.compile specializes by default."""
+    import torch
+    import torch._inductor.config as inductor_config
+    import triton
+    from torch._inductor.codecache import PyCodeCache
+    from torch._inductor.compile_fx import compile_fx
+    from torch._inductor.utils import run_and_get_code
+    from torch.fx.experimental import _config as fx_config
+
+    from kernelevo.spec.settings import DEFAULT_VARIANT
+
+    if device.type != "cuda":
+        raise CaptureError("inductor writes C++, not Triton, for CPU tensors: seeds from torch.compile need a GPU")
+    shapes, inits, states = _variant_shapes(problem, seed)
+    dynamic = _dynamic_dims(shapes) if generic else {}
+    state_shapes = _state_shapes(inits, states)
+    model = problem.model(DEFAULT_VARIANT, seed, device)
+    inputs = problem.inputs(DEFAULT_VARIANT, seed, device)
+    named = dict((*model.named_parameters(), *model.named_buffers()))
+    names = list(named)
+    buffers = [n for n, _ in model.named_buffers()]
+    for i, dims in dynamic.items():
+        for d in dims:
+            torch._dynamo.maybe_mark_dynamic(inputs[i], d)
+    for n, dims in state_shapes.items():
+        for d, size in enumerate(dims):
+            if isinstance(size, str) and generic:
+                torch._dynamo.maybe_mark_dynamic(named[n], d)
+
+    flat = [named[n] for n in names] + list(inputs)
+    placed: list[GraphArg] = []
+
+    def place(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
+        for node in gm.graph.nodes:
+            if node.op != "placeholder":
+                continue
+            grapharg = node.meta.get("grapharg")
+            example = getattr(grapharg, "example", None)
+            if isinstance(example, torch.Tensor):
+                at = next((i for i, t in enumerate(flat) if isinstance(t, torch.Tensor) and t is example), None)
+                if at is None:  # the same storage seen through another wrapper
+                    at = next((i for i, t in enumerate(flat) if isinstance(t, torch.Tensor)
+                               and t.data_ptr() == example.data_ptr() and t.shape == example.shape), None)
+                if at is None:
+                    raise CaptureError(f"graph input {node.name} is no input or parameter of the reference")
+                placed.append(GraphArg("state", name=names[at]) if at < len(names)
+                              else GraphArg("input", index=at - len(names)))
+            else:
+                placed.append(_size_arg(grapharg.source, names))
+        return compile_fx(gm, example_inputs)
+
+    def reference(*args: Any) -> Any:
+        state = dict(zip(names, args[:len(names)], strict=True))
+        return torch.func.functional_call(model, state, tuple(args[len(names):]))
+
+    fx_config.use_duck_shape = False  # equal sizes keep their own symbols: a square default stays generic
+    torch._dynamo.config.force_parameter_static_shapes = False  # a weight's size follows get_init_inputs()
+    inductor_config.max_autotune_gemm = True
+    inductor_config.max_autotune_gemm_backends = "TRITON"
+    torch._dynamo.reset()
+    compiled = torch.compile(reference, backend=place, fullgraph=True, dynamic=None if generic else False)
+    try:
+        with torch.no_grad():
+            result, codes = run_and_get_code(compiled, *flat)
+    except CaptureError:
+        raise
+    except Exception as exc:
+        text = str(exc).strip().splitlines()
+        raise CaptureError(f"torch.compile failed: {type(exc).__name__}: {text[0][:300] if text else ''}") from None
+    if len(codes) != 1:
+        raise CaptureError(f"inductor wrote {len(codes)} modules (graph breaks); a seed needs one")
+    code = codes[0]
+    modules = PyCodeCache.modules if isinstance(PyCodeCache.modules, list) else list(PyCodeCache.modules.values())
+    module = next((m for m in modules if getattr(m, "__file__", None) and Path(m.__file__).read_text() == code), None)
+    if module is None:
+        raise CaptureError("inductor's module was not found among those it loaded")
+    if re.search(r"\bextern_kernels\.\w+\(", code):
+        calls = sorted(set(re.findall(r"\bextern_kernels\.(\w+)\(", code)))
+        raise CaptureError(f"inductor sends part of the work to a library ({', '.join(calls)}), not to Triton")
+    outputs = result if isinstance(result, tuple | list) else (result,)
+    return Capture(
+        spec_name=problem.spec.name, code=code, args=placed, kernels=_launches(module), helpers=_helpers(code),
+        state=state_shapes, buffers=buffers, output_tuple=isinstance(result, tuple | list), outputs=len(outputs),
+        dynamic=dynamic, versions={"torch": torch.__version__, "triton": triton.__version__,
+                                   "gpu": torch.cuda.get_device_name(device)})
+
+
+class CaptureHandler:
+    """Sandbox handler: loads the spec, then captures what inductor writes for it."""
+
+    def __init__(self, arg: tuple[Spec, str], conn: Connection) -> None:
+        from kernelevo.spec.problem import Problem
+        from kernelevo.utils.devices import pick_device
+
+        spec, device = arg
+        self.device = pick_device(device)
+        self.problem = Problem(spec)
+
+    def handle(self, request: tuple[int, bool]) -> Capture | str:
+        seed, generic = request
+        try:
+            return capture_in_child(self.problem, self.device, seed=seed, generic=generic)
+        except CaptureError as exc:
+            return str(exc)
+
+
+# -- in the parent --------------------------------------------------------------------------
+def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S, seed: int = 0,
+            generic: bool = True) -> Capture:
+    """What inductor writes for ``spec`` on this machine's GPU; :class:`CaptureError` says why not.
+
+    ``generic``: sizes that differ between variants stay symbolic; else all are the default's."""
+    from kernelevo.utils.devices import cuda_present, sandbox_env
+
+    gpu = cuda_present() if device == "auto" else device == "cuda"
+    if not gpu:
+        raise CaptureError("inductor writes C++, not Triton, for CPU tensors: seeds from torch.compile need a GPU")
+    box = Sandbox("kernelevo.variation.inductor_capture:CaptureHandler", (spec, "cuda"), env=sandbox_env(gpu=True),
+                  name="inductor")
+    try:
+        box.start()
+        reply = box.call((seed, generic), {"*": timeout_s, "start": timeout_s})
+    except SandboxFailure as exc:
+        raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
+    finally:
+        box.close()
+    if isinstance(reply, str):
+        raise CaptureError(reply)
+    return reply
+
+
+__all__ = ["Capture", "CaptureError", "GraphArg", "KernelLaunch", "capture"]

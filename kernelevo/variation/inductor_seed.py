@@ -1,0 +1,290 @@
+"""A :class:`~kernelevo.variation.inductor_capture.Capture` of inductor's output, as a standalone candidate.
+
+The module inductor writes needs inductor at run time: an autotuning launcher per kernel,
+private allocators, ``torch._C`` guards. The candidate this writes needs only torch and
+triton, passes the evaluator's static checks as any hand-written kernel must, and launches
+each kernel the way inductor's launcher did after autotuning:
+
+- each kernel keeps its body, with ``@triton.jit`` alone; inductor's Triton helpers it
+  calls are copied in beside it (``triton_helpers.maximum`` becomes ``maximum``);
+- each launch ``K.run(args..., stream=s)`` becomes ``K[grid](args..., XBLOCK=..., num_warps=...,
+  num_stages=...)`` with the configuration inductor chose, the grid written with
+  ``triton.cdiv`` so the template operator changes a block size and its grid together;
+- the host code of ``call`` becomes ``ModelNew.forward``: its arguments are read from the
+  inputs, the parameters (created under the reference's names, so the evaluator loads the
+  reference's values) and their sizes; buffers are ``torch.empty_strided`` on the inputs'
+  device, views ``torch.as_strided``.
+
+A module that does anything else on the host (a library call, an aten op, a CPU buffer)
+cannot become a candidate: :class:`ConversionError` names what.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING
+
+from kernelevo.variation.inductor_capture import Capture, capture
+
+if TYPE_CHECKING:
+    from kernelevo.spec.spec import Spec
+
+HEADER = '''"""{spec}: torch.compile's (inductor's) own Triton kernels, standalone.
+
+Captured with torch {torch} and Triton {triton} on {gpu}, launched with the
+configurations inductor's autotuner chose there.
+"""
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+from triton.language import math as tl_math
+from triton.language.extra import libdevice
+'''
+_DROPPED_CALLS = {"assert_size_stride", "assert_alignment", "torch.cuda.set_device", "args.clear"}
+_CDIV = re.compile(r"-\(\((.+?)\) // -\((\d+)\)\)")
+
+
+class ConversionError(Exception):
+    """Why inductor's module cannot become a standalone candidate."""
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+class _Helpers(ast.NodeTransformer):
+    """``triton_helpers.X`` -> ``X``; inductor's ``math`` (triton's) -> ``tl_math``."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "triton_helpers":
+            return ast.copy_location(ast.Name(node.attr, ast.Load()), node)
+        if isinstance(node.value, ast.Name) and node.value.id == "math":
+            node.value = ast.Name("tl_math", ast.Load())
+        self.generic_visit(node)
+        return node
+
+
+def _kernel_sources(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """Each ``NAME = async_compile.triton('NAME', '''source''', ...)``: its @triton.jit functions."""
+    found = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        if _dotted(node.value.func) != "async_compile.triton":
+            continue
+        name = node.targets[0].id if isinstance(node.targets[0], ast.Name) else ""
+        text = node.value.args[1].value if len(node.value.args) > 1 else None
+        if not isinstance(text, str):
+            raise ConversionError(f"kernel {name}: its source is not a string literal")
+        functions = [f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef)]
+        if not any(f.name == name for f in functions):
+            raise ConversionError(f"kernel {name}: no function of that name in its source")
+        for f in functions:  # the kernel, and the combine functions of its scans (_triton_helper_fn_add0)
+            f.decorator_list = [ast.Attribute(ast.Name("triton", ast.Load()), "jit", ast.Load())]
+            found.setdefault(f.name, _Helpers().visit(f))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                _dotted(node.value.func).startswith("async_compile.") and \
+                _dotted(node.value.func) != "async_compile.triton":
+            raise ConversionError(f"inductor compiled a non-Triton kernel ({_dotted(node.value.func)})")
+    return found
+
+
+def _call_body(tree: ast.Module) -> list[ast.stmt]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "call":
+            return node.body
+    raise ConversionError("inductor's module has no call()")
+
+
+def _flatten(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``call``, device guards unwrapped."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.With) and all("DeviceGuard" in _dotted(i.context_expr.func)
+                                              for i in stmt.items if isinstance(i.context_expr, ast.Call)):
+            out += _flatten(stmt.body)
+        else:
+            out.append(stmt)
+    return out
+
+
+def _state_attr(name: str) -> str:
+    return "self." + name
+
+
+def _arg_source(capture: Capture, i: int) -> str:
+    arg = capture.args[i]
+    if arg.kind == "input":
+        return f"inputs[{arg.index}]"
+    if arg.kind == "state":
+        return _state_attr(arg.name or "")
+    base = f"inputs[{arg.index}]" if arg.name is None else _state_attr(arg.name)
+    return f"{base}.shape[{arg.dim}]"
+
+
+def _grid(launch_names: list[str], values: list[ast.expr], grid: list[str], prefix: list[str], kernel: str) -> str:
+    if prefix:
+        raise ConversionError(f"kernel {kernel}: its grid needs {len(prefix)} helper assignments, not supported")
+    bound = dict(zip(launch_names, values, strict=False))
+
+    class Bind(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return bound.get(node.id, node)
+
+    parts = []
+    for expr in grid:
+        text = _CDIV.sub(r"triton.cdiv(\1, \2)", expr)
+        tree = ast.parse(text, mode="eval")
+        unknown = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(bound) - {"triton", "max", "min"}
+        if unknown:
+            raise ConversionError(f"kernel {kernel}: its grid reads {', '.join(sorted(unknown))}, which the launch "
+                                  "does not pass")
+        parts.append(ast.unparse(Bind().visit(tree.body)))
+    return f"({', '.join(parts)})"
+
+
+def _launch(stmt: ast.Expr, capture: Capture, kernels: dict[str, ast.FunctionDef]) -> str:
+    call = stmt.value
+    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+    name = _dotted(call.func.value)
+    launch = capture.kernels.get(name)
+    if launch is None or name not in kernels:
+        raise ConversionError(f"the host launches {name}, which the capture does not describe")
+    params = [a.arg for a in kernels[name].args.args]
+    taken = [p for p in params if p not in launch.config]
+    extra = launch.launch_args[len(launch.kernel_args):]  # the grid's own arguments (templates)
+    values = list(call.args)
+    if len(values) != len(taken) + len(extra):
+        raise ConversionError(f"{name} is launched with {len(values)} arguments; its launcher takes "
+                              f"{len(taken) + len(extra)}")
+    grid = _grid(taken + extra, values, launch.grid, launch.grid_prefix, name)
+    args = [ast.unparse(v) for v in values[:len(taken)]]
+    args += [f"{k}={v}" for k, v in launch.config.items()]
+    args += [f"num_warps={launch.num_warps}", f"num_stages={launch.num_stages}"]
+    return f"{name}[{grid}]({', '.join(args)})"
+
+
+class _Host(ast.NodeTransformer):
+    """Inductor's allocators and views as public torch calls."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = _dotted(node.func)
+        if func == "empty_strided_cuda":
+            if len(node.args) != 3:
+                raise ConversionError("empty_strided_cuda with other than (size, stride, dtype)")
+            size, stride, dtype = node.args
+            return ast.parse(f"torch.empty_strided({ast.unparse(size)}, {ast.unparse(stride)}, "
+                             f"dtype={ast.unparse(dtype)}, device=device)", mode="eval").body
+        if func == "reinterpret_tensor":
+            return ast.parse(f"torch.as_strided({', '.join(ast.unparse(a) for a in node.args)})", mode="eval").body
+        if func and func not in ("torch.empty_strided", "torch.as_strided", "triton.cdiv", "max", "min"):
+            raise ConversionError(f"inductor's host code calls {func}(), which a candidate may not")
+        return node
+
+
+def _host(capture: Capture, kernels: dict[str, ast.FunctionDef]) -> list[str]:
+    lines: list[str] = []
+    body = _flatten(_call_body(ast.parse(capture.code)))
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and _dotted(stmt.value) == "args":  # arg0_1, arg1_1 = args
+            targets = stmt.targets[0].elts if isinstance(stmt.targets[0], ast.Tuple) else [stmt.targets[0]]
+            if len(targets) != len(capture.args):
+                raise ConversionError(f"call() takes {len(targets)} arguments; the capture placed {len(capture.args)}")
+            lines += [f"{_dotted(t)} = {_arg_source(capture, i)}" for i, t in enumerate(targets)]
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = _dotted(stmt.value.func)
+            if func in _DROPPED_CALLS:
+                continue
+            if func.endswith(".run"):
+                lines.append(_launch(stmt, capture, kernels))
+                continue
+            raise ConversionError(f"inductor's host code calls {func}(), which a candidate may not")
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and \
+                _dotted(stmt.value.func) == "get_raw_stream":
+            continue  # the kernels launch on torch's current stream
+        if isinstance(stmt, ast.Return):
+            values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
+            if len(values) != capture.outputs:
+                raise ConversionError(f"call() returns {len(values)} tensors; the reference {capture.outputs}")
+            if capture.output_tuple:
+                lines.append(f"return ({', '.join(ast.unparse(v) for v in values)},)")
+            else:
+                lines.append(f"return {ast.unparse(values[0])}")
+            continue
+        if isinstance(stmt, ast.Assign | ast.Delete):
+            lines.append(ast.unparse(_Host().visit(stmt)))
+            continue
+        raise ConversionError(f"inductor's host code has a statement kernelevo cannot carry: {ast.unparse(stmt)[:80]}")
+    return lines
+
+
+def _init(capture: Capture) -> list[str]:
+    lines = ["super().__init__()"]
+    made: set[str] = set()
+    for name, shape in capture.state.items():
+        *path, leaf = name.split(".")
+        for depth in range(1, len(path) + 1):
+            module = ".".join(path[:depth])
+            if module not in made:
+                lines.append(f"self.{module} = nn.Module()")
+                made.add(module)
+        owner = "self" + "".join(f".{p}" for p in path)
+        dims = ", ".join(str(d) for d in shape)
+        empty = f"torch.empty(({dims}{',' if len(shape) == 1 else ''}))"
+        if name in capture.buffers:
+            lines.append(f"{owner}.register_buffer({leaf!r}, {empty})")
+        else:
+            lines.append(f"{owner}.{leaf} = nn.Parameter({empty})")
+    return lines
+
+
+def to_candidate(capture: Capture) -> str:
+    """The standalone ``ModelNew`` source of ``capture``; :class:`ConversionError` says why not."""
+    tree = ast.parse(capture.code)
+    kernels = _kernel_sources(tree)
+    if not kernels:
+        raise ConversionError("inductor wrote no Triton kernel")
+    host = _host(capture, kernels)
+    if not any(isinstance(a, str) and a.startswith("inputs[") for a in (_arg_source(capture, i)
+                                                                         for i in range(len(capture.args)))):
+        raise ConversionError("inductor's call() reads no input")
+    first_input = next(f"inputs[{a.index}]" for a in capture.args if a.kind == "input")
+    helpers = [ast.unparse(_Helpers().visit(ast.parse(src))) for src in capture.helpers.values()]
+    v = capture.versions
+    parts = [HEADER.format(spec=capture.spec_name, torch=v.get("torch", "?"), triton=v.get("triton", "?"),
+                           gpu=v.get("gpu", "?"))]
+    parts += [f"\n{h}\n" for h in helpers]
+    parts += [f"\n{ast.unparse(k)}\n" for k in kernels.values()]
+    init = "\n        ".join(_init(capture))
+    forward = "\n        ".join([f"device = {first_input}.device", *host])
+    parts.append(f'''
+
+class ModelNew(nn.Module):
+    """The reference as torch.compile compiled it; parameters under the reference's names."""
+
+    def __init__(self, *init):
+        {init}
+
+    def forward(self, *inputs):
+        {forward}
+''')
+    return "".join(parts)
+
+
+def seed_from_compile(spec: Spec, device: str = "auto") -> tuple[str, str]:
+    """(name, source) of the candidate made from torch.compile's kernels for ``spec`` on this machine's
+    GPU; :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why not."""
+    return f"{spec.name}-torch-compile", to_candidate(capture(spec, device=device))
+
+
+__all__ = ["ConversionError", "seed_from_compile", "to_candidate"]

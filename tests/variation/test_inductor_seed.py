@@ -1,0 +1,122 @@
+"""Seeds from torch.compile: captured inductor modules turned into standalone candidates.
+
+The captures under inductor_captures/ come from an H200 (inductor writes Triton only for
+CUDA tensors). On the CPU the candidates are converted, statically checked and, where
+their kernels avoid libdevice (which Triton's interpreter does not run), judged for
+correctness by the real evaluator on the spec's CPU variants.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+
+import pytest
+
+from kernelevo.driver import compile_seeds
+from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.evaluation.static_check import check_source
+from kernelevo.search.config import RunConfig
+from kernelevo.spec import read_spec
+from kernelevo.utils.devices import cuda_present
+from kernelevo.variation import template
+from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
+from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+
+CAPTURES = Path(__file__).parent / "inductor_captures"
+SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
+NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
+
+
+def load(name: str) -> Capture:
+    return Capture.from_json((CAPTURES / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_capture_becomes_a_candidate_that_passes_the_static_checks(name: str) -> None:
+    source = to_candidate(load(name))
+    assert check_source(source) == []
+    assert "torch._inductor" not in source and "torch._C" not in source
+    assert "class ModelNew(nn.Module)" in source
+    compile(source, name, "exec")
+
+
+def test_launches_keep_the_configuration_inductor_chose() -> None:
+    cap = load("layernorm")
+    source = to_candidate(cap)
+    for name, launch in cap.kernels.items():
+        line = next(line for line in source.splitlines() if line.strip().startswith(f"{name}["))
+        assert f"num_warps={launch.num_warps}" in line and f"num_stages={launch.num_stages}" in line
+        assert all(f"{k}={v}" in line for k, v in launch.config.items())
+    # the reference's parameters, by name, sized from get_init_inputs()
+    assert "self.ln.weight = nn.Parameter(torch.empty((init[0][0], init[0][1], init[0][2])))" in source
+    assert "def welford_reduce(" in source  # inductor's helper, copied in
+
+
+def test_a_gemm_template_is_launched_with_its_fixed_grid() -> None:
+    source = to_candidate(load("gemm_bias_gelu"))
+    line = next(line for line in source.splitlines() if "triton_tem_fused_addmm_t_0[" in line)
+    assert line.strip().startswith("triton_tem_fused_addmm_t_0[(32 * ((127 + s21) // 128), 1, 1)]")
+    assert "self.linear.bias = nn.Parameter(" in source
+
+
+@pytest.mark.parametrize("name", ["rmsnorm_dim1", "sum_dim1", "cumsum_rows"])
+def test_the_candidate_is_correct_on_every_cpu_variant(name: str) -> None:
+    evaluator = Evaluator(read_spec(str(SUITE / f"{name}.py")), EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(to_candidate(load(name)))
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
+
+
+def test_the_template_operator_moves_a_block_size_with_its_grid() -> None:
+    source = to_candidate(load("gelu_tanh"))
+    rng = random.Random(0)
+    moved = [m for m in (template.mutate(source, rng) for _ in range(40)) if m is not None]
+    assert moved
+    for mutant, _ in moved:
+        line = next(line for line in mutant.splitlines() if "triton_poi_fused_add_mul_pow_tanh_0[" in line)
+        block = line.split("XBLOCK=")[1].split(",")[0]
+        assert f"_xnumel, {block})" in line  # the grid's cdiv divides by the same block
+
+
+def test_host_code_that_calls_a_library_is_refused_with_its_name() -> None:
+    cap = load("gelu_tanh")
+    cap.code = cap.code.replace("        return (buf0, )", "        extern_kernels.mm(buf0, buf0, out=buf0)\n"
+                                "        return (buf0, )")
+    with pytest.raises(ConversionError, match=r"extern_kernels\.mm"):
+        to_candidate(cap)
+
+
+def test_a_capture_round_trips_through_json() -> None:
+    cap = load("cross_entropy")
+    again = Capture.from_json(cap.to_json())
+    assert again == cap and json.loads(cap.to_json())["spec_name"] == "cross_entropy"
+
+
+@pytest.mark.skipif(cuda_present(), reason="the CPU path")
+def test_without_a_gpu_the_run_says_why_it_has_no_compile_seed(caplog: pytest.LogCaptureFixture) -> None:
+    spec = read_spec(str(SUITE / "gelu_tanh.py"))
+    with pytest.raises(CaptureError, match="need a GPU"):
+        capture(spec)
+    with caplog.at_level(logging.WARNING, logger="kernelevo.driver"):
+        assert compile_seeds(spec, RunConfig(), has_seeds=False) == []
+    assert "No seed from torch.compile for gelu_tanh" in caplog.text and "need a GPU" in caplog.text
+    # a spec with seeds of its own is not compiled unless asked
+    assert compile_seeds(spec, RunConfig(), has_seeds=True) == []
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
+def test_on_a_gpu_the_seed_from_torch_compile_is_correct(name: str) -> None:
+    spec = read_spec(str(SUITE / f"{name}.py"))
+    source = to_candidate(capture(spec))
+    evaluator = Evaluator(spec, EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(source)
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
