@@ -26,6 +26,9 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
+    # a running sum of 16384 floats: any order but eager's own differs by ~1e-3 (torch.compile's does)
+    "atol": 1e-2,
+    "rtol": 1e-3,
     "variants": {
         "small": {"batch_size": 8, "dim": 1000},
         "odd": {"batch_size": 5, "dim": 1531},

@@ -251,12 +251,13 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     for i, dims in dynamic.items():
         for d in dims:
             torch._dynamo.maybe_mark_dynamic(inputs[i], d)
-    for n, dims in state_shapes.items():
-        for d, size in enumerate(dims):
+    # parameters as plain tensors (same storage): dynamo holds an nn.Parameter's sizes static, and a
+    # weight's static size would specialize the input dimension it must match
+    flat = [named[n].detach() for n in names] + list(inputs)
+    for at, n in enumerate(names):
+        for d, size in enumerate(state_shapes[n]):
             if isinstance(size, str) and generic:
-                torch._dynamo.maybe_mark_dynamic(named[n], d)
-
-    flat = [named[n] for n in names] + list(inputs)
+                torch._dynamo.maybe_mark_dynamic(flat[at], d)
     placed: list[GraphArg] = []
 
     def place(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:

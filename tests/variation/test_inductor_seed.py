@@ -56,10 +56,11 @@ def test_launches_keep_the_configuration_inductor_chose() -> None:
 
 
 def test_a_gemm_template_is_launched_with_its_fixed_grid() -> None:
-    source = to_candidate(load("gemm_bias_gelu"))
-    line = next(line for line in source.splitlines() if "triton_tem_fused_addmm_t_0[" in line)
-    assert line.strip().startswith("triton_tem_fused_addmm_t_0[(32 * ((127 + s21) // 128), 1, 1)]")
-    assert "self.linear.bias = nn.Parameter(" in source
+    source = to_candidate(load("gemm_bias_gelu"))  # the bias and the GELU fused into the template's epilogue
+    line = next(line for line in source.splitlines() if "triton_tem_fused_addmm_gelu_t_0[" in line)
+    assert line.strip().startswith("triton_tem_fused_addmm_gelu_t_0[((127 + s21) // 128 * ((127 + s33) // 128), 1, 1)]")
+    assert "num_warps=8, num_stages=5" in line
+    assert "self.linear.weight = nn.Parameter(torch.empty((init[1], init[0])))" in source
 
 
 @pytest.mark.parametrize("name", ["rmsnorm_dim1", "sum_dim1", "cumsum_rows"])
