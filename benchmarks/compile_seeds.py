@@ -23,27 +23,27 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.inductor_capture import CaptureError, capture  # noqa: E402
+from kernelevo.variation.inductor_capture import CaptureError  # noqa: E402
+from kernelevo.variation.inductor_seed import capture_for_seed  # noqa: E402
 
 
 def captured(path: Path, captures: Path) -> dict:
-    """Capture ``path``'s spec (generic, then static sizes); the row, with the capture under "_capture"."""
+    """Capture ``path``'s spec as a run does (``capture_for_seed``); the row, with the captures."""
     spec = read_spec(str(path))
     row: dict = {"spec": spec.name}
     started = time.perf_counter()
     try:
-        found = capture(spec)
+        generic, by_sizes = capture_for_seed(spec)
     except CaptureError as exc:
         return row | {"capture_s": time.perf_counter() - started, "reason": str(exc)}
     row["capture_s"] = time.perf_counter() - started
-    (captures / f"{spec.name}.json").write_text(found.to_json())
-    try:  # the default variant's sizes, as torch.compile specializes them
-        (captures / f"{spec.name}.static.json").write_text(capture(spec, generic=False).to_json())
-    except CaptureError as exc:
-        row["static_reason"] = str(exc)
+    (captures / f"{spec.name}.json").write_text(generic.to_json())
+    for c in by_sizes:
+        (captures / f"{spec.name}.{c.variant}.static.json").write_text(c.to_json())
+    row["specialized"] = generic.specialized
     row["kernels"] = {k: {"config": v.config, "num_warps": v.num_warps, "num_stages": v.num_stages}
-                      for k, v in found.kernels.items()}
-    return row | {"_capture": found, "_path": path}
+                      for c in (generic, *by_sizes) for k, v in c.kernels.items()}
+    return row | {"_captures": (generic, by_sizes), "_path": path}
 
 
 def judged(row: dict, captures: Path) -> dict:
@@ -51,12 +51,12 @@ def judged(row: dict, captures: Path) -> dict:
     from kernelevo.evaluation import EvalOptions, Evaluator
     from kernelevo.variation.inductor_seed import ConversionError, to_candidate
 
-    found, path = row.pop("_capture"), row.pop("_path")
+    (generic, by_sizes), path = row.pop("_captures"), row.pop("_path")
     try:
-        source = to_candidate(found)
+        source = to_candidate(generic, by_sizes)
     except ConversionError as exc:
         return row | {"reason": f"conversion: {exc}"}
-    (captures / f"{found.spec_name}.seed.py").write_text(source)
+    (captures / f"{generic.spec_name}.seed.py").write_text(source)
     evaluator = Evaluator(read_spec(str(path)), EvalOptions(baselines=["eager", "compile"]))
     try:
         result = evaluator.evaluate(source)
@@ -82,7 +82,7 @@ def main() -> None:
     paths = [Path(p) for p in args.specs] or sorted((ROOT / "benchmarks" / "suite").glob("*.py"))
     with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
         rows = list(pool.map(lambda p: captured(p, args.captures), paths))
-    rows = [judged(r, args.captures) if args.judge and "_capture" in r else
+    rows = [judged(r, args.captures) if args.judge and "_captures" in r else
             {k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
     for row in rows:
         print(json.dumps(row), flush=True)

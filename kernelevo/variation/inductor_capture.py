@@ -76,6 +76,11 @@ class Capture:
     outputs: int
     dynamic: dict[int, list[int]]  # input position -> its dims that differ between variants
     versions: dict[str, str]
+    variant: str = "default"  # the variant whose model and inputs were compiled
+    input_shapes: list[list[int] | None] = field(default_factory=list)  # theirs (None: a number)
+    # [input, dim] of each size meant to stay dynamic that inductor fixed at the captured value
+    # (a module holding it as a Python int, as nn.LayerNorm does): the module serves that size alone
+    specialized: list[list[int]] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -223,11 +228,13 @@ def _launches(module: Any) -> dict[str, KernelLaunch]:
     return found
 
 
-def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True) -> Capture:
+def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True,
+                     variant: str | None = None) -> Capture:
     """Compile ``problem``'s reference with inductor on ``device`` and read back what it wrote.
 
     ``generic``: the dimensions that differ between variants are dynamic (one module serves
-    them all); else every size is the default variant's, as torch.compile specializes by default."""
+    them all); else every size is ``variant``'s (the default's unless named), as torch.compile
+    specializes by default."""
     import torch
     import torch._inductor.config as inductor_config
     import triton
@@ -243,8 +250,9 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     shapes, inits, states = _variant_shapes(problem, seed)
     dynamic = _dynamic_dims(shapes) if generic else {}
     state_shapes = _state_shapes(inits, states)
-    model = problem.model(DEFAULT_VARIANT, seed, device)
-    inputs = problem.inputs(DEFAULT_VARIANT, seed, device)
+    variant = variant or DEFAULT_VARIANT
+    model = problem.model(variant, seed, device)
+    inputs = problem.inputs(variant, seed, device)
     named = dict((*model.named_parameters(), *model.named_buffers()))
     names = list(named)
     buffers = [n for n, _ in model.named_buffers()]
@@ -308,11 +316,14 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         calls = sorted(set(re.findall(r"\bextern_kernels\.(\w+)\(", code)))
         raise CaptureError(f"inductor sends part of the work to a library ({', '.join(calls)}), not to Triton")
     outputs = result if isinstance(result, tuple | list) else (result,)
+    sizes = {(a.index, a.dim) for a in placed if a.kind == "size" and a.name is None}
     return Capture(
         spec_name=problem.spec.name, code=code, args=placed, kernels=_launches(module), helpers=_helpers(code),
         state=state_shapes, buffers=buffers, output_tuple=isinstance(result, tuple | list), outputs=len(outputs),
         dynamic=dynamic, versions={"torch": torch.__version__, "triton": triton.__version__,
-                                   "gpu": torch.cuda.get_device_name(device)})
+                                   "gpu": torch.cuda.get_device_name(device)},
+        variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
+        specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) not in sizes])
 
 
 class CaptureHandler:
@@ -326,20 +337,21 @@ class CaptureHandler:
         self.device = pick_device(device)
         self.problem = Problem(spec)
 
-    def handle(self, request: tuple[int, bool]) -> Capture | str:
-        seed, generic = request
+    def handle(self, request: tuple[int, bool, str | None]) -> Capture | str:
+        seed, generic, variant = request
         try:
-            return capture_in_child(self.problem, self.device, seed=seed, generic=generic)
+            return capture_in_child(self.problem, self.device, seed=seed, generic=generic, variant=variant)
         except CaptureError as exc:
             return str(exc)
 
 
 # -- in the parent --------------------------------------------------------------------------
 def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S, seed: int = 0,
-            generic: bool = True) -> Capture:
+            generic: bool = True, variant: str | None = None) -> Capture:
     """What inductor writes for ``spec`` on this machine's GPU; :class:`CaptureError` says why not.
 
-    ``generic``: sizes that differ between variants stay symbolic; else all are the default's."""
+    ``generic``: sizes that differ between variants stay symbolic; else all are ``variant``'s
+    (the default's unless named)."""
     from kernelevo.utils.devices import cuda_present, sandbox_env
 
     gpu = cuda_present() if device == "auto" else device == "cuda"
@@ -349,7 +361,7 @@ def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIME
                   name="inductor")
     try:
         box.start()
-        reply = box.call((seed, generic), {"*": timeout_s, "start": timeout_s})
+        reply = box.call((seed, generic, variant), {"*": timeout_s, "start": timeout_s})
     except SandboxFailure as exc:
         raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
     finally:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kernelevo.variation.inductor_capture import Capture, capture
@@ -248,26 +250,78 @@ def _init(capture: Capture) -> list[str]:
     return lines
 
 
-def to_candidate(capture: Capture) -> str:
-    """The standalone ``ModelNew`` source of ``capture``; :class:`ConversionError` says why not."""
-    tree = ast.parse(capture.code)
-    kernels = _kernel_sources(tree)
+@dataclass
+class _Part:
+    """One capture's kernels (renamed apart from the other captures') and the host code that launches them."""
+
+    kernels: dict[str, ast.FunctionDef]
+    helpers: dict[str, str]
+    host: list[str]  # the lines of a forward(self, *inputs)
+
+
+def _part(capture: Capture, suffix: str) -> _Part:
+    kernels = _kernel_sources(ast.parse(capture.code))
     if not kernels:
         raise ConversionError("inductor wrote no Triton kernel")
-    host = _host(capture, kernels)
-    if not any(isinstance(a, str) and a.startswith("inputs[") for a in (_arg_source(capture, i)
-                                                                         for i in range(len(capture.args)))):
+    inputs = [a for a in capture.args if a.kind == "input"]
+    if not inputs:
         raise ConversionError("inductor's call() reads no input")
-    first_input = next(f"inputs[{a.index}]" for a in capture.args if a.kind == "input")
-    helpers = [ast.unparse(_Helpers().visit(ast.parse(src))) for src in capture.helpers.values()]
-    v = capture.versions
-    parts = [HEADER.format(spec=capture.spec_name, torch=v.get("torch", "?"), triton=v.get("triton", "?"),
-                           gpu=v.get("gpu", "?"))]
-    parts += [f"\n{h}\n" for h in helpers]
-    parts += [f"\n{ast.unparse(k)}\n" for k in kernels.values()]
-    init = "\n        ".join(_init(capture))
-    forward = "\n        ".join([f"device = {first_input}.device", *host])
-    parts.append(f'''
+    host = [f"device = inputs[{inputs[0].index}].device", *_host(capture, kernels)]
+    if suffix:
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, kernels)) + r")\b")
+        host = [pattern.sub(lambda m: m.group(1) + suffix, line) for line in host]
+        for fn in kernels.values():
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Name) and node.id in kernels:  # a scan's combine function
+                    node.id += suffix
+            fn.name += suffix
+        kernels = {fn.name: fn for fn in kernels.values()}
+    helpers = {name: ast.unparse(_Helpers().visit(ast.parse(src))) for name, src in capture.helpers.items()}
+    return _Part(kernels, helpers, host)
+
+
+def _sizes(capture: Capture) -> str:
+    return repr(tuple(tuple(shape) for shape in capture.input_shapes if shape is not None))
+
+
+def to_candidate(generic: Capture | None, by_sizes: Sequence[Capture] = ()) -> str:
+    """The standalone ``ModelNew`` source of the captures; :class:`ConversionError` says why not.
+
+    ``generic`` serves every size; each of ``by_sizes`` (captured with static sizes) serves its
+    inputs' sizes alone, ahead of the generic one, as torch.compile's specialized code would. A
+    generic capture in which inductor fixed a size it was meant to keep dynamic serves nothing else."""
+    if generic is not None and generic.specialized:
+        if not by_sizes:
+            dims = ", ".join(f"input {i} dim {d}" for i, d in generic.specialized)
+            raise ConversionError(f"inductor fixed sizes that differ between variants ({dims}): the spec's "
+                                  "model holds them as Python numbers; capture each variant's sizes")
+        generic = None
+    captures = [*by_sizes, generic] if generic is not None else list(by_sizes)
+    if not captures:
+        raise ConversionError("no capture to convert")
+    parts = [_part(c, f"_s{i}" if len(captures) > 1 else "") for i, c in enumerate(captures)]
+    first = captures[0]
+    v = first.versions
+    out = [HEADER.format(spec=first.spec_name, torch=v.get("torch", "?"), triton=v.get("triton", "?"),
+                         gpu=v.get("gpu", "?"))]
+    helpers = {name: src for part in parts for name, src in part.helpers.items()}
+    out += [f"\n{h}\n" for h in helpers.values()]
+    out += [f"\n{ast.unparse(k)}\n" for part in parts for k in part.kernels.values()]
+    init = "\n        ".join(_init(first))
+    if len(parts) == 1 and generic is not None:
+        methods = "    def forward(self, *inputs):\n        " + "\n        ".join(parts[0].host) + "\n"
+    else:
+        branches = [f"        if sizes == {_sizes(c)}:\n            return self._sizes_{i}(*inputs)"
+                    for i, c in enumerate(by_sizes)]
+        fallback = "        return self._generic(*inputs)" if generic is not None else \
+            '        raise ValueError(f"no kernels were compiled for input sizes {sizes}")'
+        methods = ("    def forward(self, *inputs):\n"
+                   "        sizes = tuple(tuple(x.shape) for x in inputs if isinstance(x, torch.Tensor))\n"
+                   + "\n".join(branches) + "\n" + fallback + "\n")
+        names = [f"_sizes_{i}" for i in range(len(by_sizes))] + (["_generic"] if generic is not None else [])
+        for name, part in zip(names, parts, strict=True):
+            methods += f"\n    def {name}(self, *inputs):\n        " + "\n        ".join(part.host) + "\n"
+    out.append(f'''
 
 class ModelNew(nn.Module):
     """The reference as torch.compile compiled it; parameters under the reference's names."""
@@ -275,16 +329,25 @@ class ModelNew(nn.Module):
     def __init__(self, *init):
         {init}
 
-    def forward(self, *inputs):
-        {forward}
-''')
-    return "".join(parts)
+{methods}''')
+    return "".join(out)
+
+
+def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Capture]]:
+    """Inductor's generic module for ``spec`` and its module for the timed variant's sizes; a module
+    for every variant's sizes where the generic one fixed some (``Capture.specialized``)."""
+    generic = capture(spec, device=device)
+    by_sizes = [capture(spec, device=device, generic=False)]
+    if generic.specialized:
+        by_sizes += [capture(spec, device=device, generic=False, variant=v)
+                     for v in spec.settings.variant_names() if v != by_sizes[0].variant]
+    return generic, by_sizes
 
 
 def seed_from_compile(spec: Spec, device: str = "auto") -> tuple[str, str]:
     """(name, source) of the candidate made from torch.compile's kernels for ``spec`` on this machine's
-    GPU; :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why not."""
-    return f"{spec.name}-torch-compile", to_candidate(capture(spec, device=device))
+    GPU. :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why not."""
+    return f"{spec.name}-torch-compile", to_candidate(*capture_for_seed(spec, device))
 
 
-__all__ = ["ConversionError", "seed_from_compile", "to_candidate"]
+__all__ = ["ConversionError", "capture_for_seed", "seed_from_compile", "to_candidate"]

@@ -27,7 +27,7 @@ from kernelevo.variation.inductor_seed import ConversionError, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
-NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
+NAMES = sorted(p.stem for p in CAPTURES.glob("*.json") if not p.stem.endswith(".static"))
 
 
 def load(name: str) -> Capture:
@@ -121,3 +121,30 @@ def test_on_a_gpu_the_seed_from_torch_compile_is_correct(name: str) -> None:
     finally:
         evaluator.close()
     assert result.correct, (result.error, result.message)
+
+
+def test_the_timed_sizes_get_their_static_kernels_and_other_sizes_the_generic_ones() -> None:
+    source = to_candidate(load("rmsnorm_dim1"), [load("rmsnorm_dim1.static")])
+    assert check_source(source) == []
+    assert "if sizes == ((16, 64, 256, 256),):\n            return self._sizes_0(*inputs)" in source
+    assert "return self._generic(*inputs)" in source
+    # the two modules' kernels, renamed apart: one persistent reduction at the fixed sizes, two kernels else
+    assert "def triton_per_fused_add_div_mean_pow_sqrt_0_s0(" in source
+    assert "def triton_red_fused_mean_pow_0_s1(" in source
+    assert "def triton_poi_fused_add_div_mean_pow_sqrt_1_s1(" in source
+    evaluator = Evaluator(read_spec(str(SUITE / "rmsnorm_dim1.py")), EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(source)  # the CPU's variants take the generic kernels
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
+
+
+def test_a_capture_that_fixed_a_variable_size_needs_each_variants_sizes() -> None:
+    cap = load("gelu_tanh")
+    cap.specialized = [[0, 1]]
+    with pytest.raises(ConversionError, match="input 0 dim 1"):
+        to_candidate(cap)
+    # with only the default's sizes, other sizes get a clear error, not a wrong answer
+    source = to_candidate(cap, [load("gelu_tanh.static")])
+    assert "_generic" not in source and "no kernels were compiled for input sizes" in source
