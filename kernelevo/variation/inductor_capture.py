@@ -267,6 +267,8 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
             if isinstance(size, str) and generic:
                 torch._dynamo.maybe_mark_dynamic(flat[at], d)
     placed: list[GraphArg] = []
+    fixed: set[tuple[int, int]] = set()  # (input, dim) that dynamo traced as a plain number
+    traced_inputs: set[int] = set()
 
     def place(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
         for node in gm.graph.nodes:
@@ -283,6 +285,10 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                     raise CaptureError(f"graph input {node.name} is no input or parameter of the reference")
                 placed.append(GraphArg("state", name=names[at]) if at < len(names)
                               else GraphArg("input", index=at - len(names)))
+                traced = node.meta.get("example_value")
+                if at >= len(names) and traced is not None:
+                    traced_inputs.add(at - len(names))
+                    fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if isinstance(size, int))
             else:
                 placed.append(_size_arg(grapharg.source, names))
         return compile_fx(gm, example_inputs)
@@ -316,14 +322,17 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         calls = sorted(set(re.findall(r"\bextern_kernels\.(\w+)\(", code)))
         raise CaptureError(f"inductor sends part of the work to a library ({', '.join(calls)}), not to Triton")
     outputs = result if isinstance(result, tuple | list) else (result,)
-    sizes = {(a.index, a.dim) for a in placed if a.kind == "size" and a.name is None}
+    # without dynamo's traced shapes, a dimension with no size of its own counts as fixed: a false
+    # alarm costs a capture per variant, a missed one a seed that fails the other variants
+    sized = {(a.index, a.dim) for a in placed if a.kind == "size" and a.name is None}
     return Capture(
         spec_name=problem.spec.name, code=code, args=placed, kernels=_launches(module), helpers=_helpers(code),
         state=state_shapes, buffers=buffers, output_tuple=isinstance(result, tuple | list), outputs=len(outputs),
         dynamic=dynamic, versions={"torch": torch.__version__, "triton": triton.__version__,
                                    "gpu": torch.cuda.get_device_name(device)},
         variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
-        specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) not in sizes])
+        specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
+                     or (i not in traced_inputs and (i, d) not in sized)])
 
 
 class CaptureHandler:

@@ -23,7 +23,7 @@ from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template
 from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
-from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+from kernelevo.variation.inductor_seed import ConversionError, seed_from_compile, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
@@ -112,9 +112,16 @@ def test_without_a_gpu_the_run_says_why_it_has_no_compile_seed(caplog: pytest.Lo
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
+def test_on_a_gpu_only_sizes_a_module_fixes_are_called_specialized(name: str) -> None:
+    generic = capture(read_spec(str(SUITE / f"{name}.py")))
+    assert generic.specialized == ([[0, 1], [0, 2], [0, 3]] if name == "layernorm" else [])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
 def test_on_a_gpu_the_seed_from_torch_compile_is_correct(name: str) -> None:
     spec = read_spec(str(SUITE / f"{name}.py"))
-    source = to_candidate(capture(spec))
+    _, source = seed_from_compile(spec)
     evaluator = Evaluator(spec, EvalOptions(baselines=["eager"]))
     try:
         result = evaluator.evaluate(source)
