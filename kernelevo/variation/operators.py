@@ -20,6 +20,7 @@ from kernelevo.variation.extract import UnusableReply, apply_edits, extract_modu
 from kernelevo.variation.llm import LLMError, LLMReply
 from kernelevo.variation.metaprompt import MetaPrompt
 from kernelevo.variation.prompts import HardwareFacts
+from kernelevo.variation.restructure import restructure
 
 
 @dataclass
@@ -68,12 +69,15 @@ class Operator(ABC):
 
 
 class TemplateOperator(Operator):
-    """Tunes literal parameters (block sizes, warps, stages); crosses parameter sets of two elites."""
+    """Tunes literal parameters (block sizes, warps, stages); crosses parameter sets of two elites;
+    now and then moves a Triton kernel's structure (pipelined loops, eviction hints:
+    :mod:`kernelevo.variation.restructure`), and always when no parameter is left to tune."""
 
     name = "template"
 
-    def __init__(self, crossover_rate: float = 0.3) -> None:
+    def __init__(self, crossover_rate: float = 0.3, restructure_rate: float = 0.15) -> None:
         self.crossover_rate = crossover_rate
+        self.restructure_rate = restructure_rate
 
     async def propose(self, request: VariationRequest) -> Proposal:
         parent = request.parents[0].candidate.source
@@ -83,7 +87,8 @@ class TemplateOperator(Operator):
                 crossed = template.crossover(parent, donor, request.rng)
                 if crossed is not None:
                     return Proposal(crossed[0], crossed[1])
-        mutated = template.mutate(parent, request.rng)
+        moved = restructure(parent, request.rng) if request.rng.random() < self.restructure_rate else None
+        mutated = moved or template.mutate(parent, request.rng) or restructure(parent, request.rng)
         if mutated is None:
             return Proposal.failed("no_change", "the kernel exposes no tunable literal (block sizes, warps, stages)")
         return Proposal(mutated[0], mutated[1])

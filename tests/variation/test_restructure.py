@@ -1,0 +1,71 @@
+"""Structural moves keep what a kernel computes and move it to other cells of the archive.
+
+Correctness is judged by the real evaluator on the CPU interpreter (which runs a pipelined
+``tl.range`` and ignores eviction hints, as a GPU's result would not change either)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from kernelevo.archive.descriptors import memory_level
+from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.records.candidate import Candidate
+from kernelevo.spec import read_spec
+from kernelevo.variation.inductor_capture import Capture
+from kernelevo.variation.inductor_seed import to_candidate
+from kernelevo.variation.operators import Parent, TemplateOperator, VariationRequest
+from kernelevo.variation.prompts import HardwareFacts
+from kernelevo.variation.restructure import moves, restructure
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+RMSNORM = to_candidate(Capture.from_json((HERE / "inductor_captures" / "rmsnorm_dim1.json").read_text()))
+
+
+def test_a_loading_loop_can_be_pipelined_and_lands_in_the_pipelined_memory_level() -> None:
+    pipelined = [m for m in moves(RMSNORM) if "pipelined over 3 stages" in m.label]
+    assert len(pipelined) == 1
+    source = pipelined[0].apply()
+    assert "tl.range(0, r0_numel, R0_BLOCK, num_stages=3)" in source
+    assert memory_level(RMSNORM) == 2 and memory_level(source) == 3
+
+
+def test_loads_get_eviction_hints_by_how_often_their_pointer_is_read() -> None:
+    source = (ROOT / "examples" / "softmax" / "seed.py").read_text()
+    hints = [m for m in moves(source) if "eviction hints (" in m.label]
+    assert hints, [m.label for m in moves(source)]
+    hinted = hints[0].apply()
+    assert "eviction_policy=" in hinted
+    # and hinted loads can lose their hints again
+    assert any("dropped" in m.label for m in moves(hinted))
+    assert moves("def f(:") == [] and moves("import torch\n") == []
+
+
+@pytest.mark.parametrize("label", ["pipelined over 2 stages", "eviction hints dropped"])
+def test_a_moved_kernel_computes_the_same(label: str) -> None:
+    source = next(m for m in moves(RMSNORM) if label in m.label).apply()
+    evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "rmsnorm_dim1.py")),
+                          EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(source)
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
+
+
+def test_the_template_operator_moves_structure_now_and_then() -> None:
+    source = (ROOT / "tests" / "variation" / "triton_corpus" / "softmax_online_chunks.py").read_text()
+    request = VariationRequest(spec_source="", parents=[Parent(candidate=_candidate(source), result=None)],
+                               hardware=HardwareFacts.from_result(None), rng=random.Random(3))
+    proposal = asyncio.run(TemplateOperator(restructure_rate=1.0).propose(request))
+    assert proposal.source and proposal.source != source
+    assert any(proposal.note == m.label for m in moves(source)), proposal.note
+    assert restructure("import triton.language as tl\n", random.Random(0)) is None
+
+
+def _candidate(source: str) -> Candidate:
+    return Candidate(id=1, source=source, operator="seed")
