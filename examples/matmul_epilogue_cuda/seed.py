@@ -123,7 +123,8 @@ __device__ __forceinline__ void linear_gelu_tile(const __half* __restrict__ x, c
         }
     }
 
-    // chunk c of a tile (c = tid + i * THREADS): row c / CHUNKS_PER_ROW (0..127), halves (c % CHUNKS_PER_ROW) * 8 .. + 8 of the K step
+    // chunk c of a tile (c = tid + i * THREADS): row c / CHUNKS_PER_ROW (0..127),
+    // halves (c % CHUNKS_PER_ROW) * 8 .. + 8 of the K step
     uint4 a_reg[CHUNKS_PER_THREAD];
     uint4 b_reg[CHUNKS_PER_THREAD];
     const int k_tiles = (K + BK - 1) / BK;

@@ -315,7 +315,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         raise CaptureError(f"inductor wrote {len(codes)} modules (graph breaks); a seed needs one")
     code = codes[0]
     modules = PyCodeCache.modules if isinstance(PyCodeCache.modules, list) else list(PyCodeCache.modules.values())
-    module = next((m for m in modules if getattr(m, "__file__", None) and Path(m.__file__).read_text() == code), None)
+    module = next((m for m in modules if m.__file__ and Path(m.__file__).read_text() == code), None)
     if module is None:
         raise CaptureError("inductor's module was not found among those it loaded")
     if re.search(r"\bextern_kernels\.\w+\(", code):

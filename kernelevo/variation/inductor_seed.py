@@ -75,14 +75,15 @@ class _Helpers(ast.NodeTransformer):
 
 def _kernel_sources(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     """Each ``NAME = async_compile.triton('NAME', '''source''', ...)``: its @triton.jit functions."""
-    found = {}
+    found: dict[str, ast.FunctionDef] = {}
     for node in tree.body:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
         if _dotted(node.value.func) != "async_compile.triton":
             continue
         name = node.targets[0].id if isinstance(node.targets[0], ast.Name) else ""
-        text = node.value.args[1].value if len(node.value.args) > 1 else None
+        literal = node.value.args[1] if len(node.value.args) > 1 else None
+        text = literal.value if isinstance(literal, ast.Constant) else None
         if not isinstance(text, str):
             raise ConversionError(f"kernel {name}: its source is not a string literal")
         functions = [f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef)]
@@ -214,7 +215,7 @@ def _host(capture: Capture, kernels: dict[str, ast.FunctionDef]) -> list[str]:
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and \
                 _dotted(stmt.value.func) == "get_raw_stream":
             continue  # the kernels launch on torch's current stream
-        if isinstance(stmt, ast.Return):
+        if isinstance(stmt, ast.Return) and stmt.value is not None:
             values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
             if len(values) != capture.outputs:
                 raise ConversionError(f"call() returns {len(values)} tensors; the reference {capture.outputs}")
