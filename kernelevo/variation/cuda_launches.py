@@ -69,7 +69,9 @@ def _block_dims(arg: tuple[int, str], code: str) -> tuple[list[tuple[int, str]],
 class PyLaunch:
     """A CuPy kernel call ``kern(grid, block, args, shared_mem=...)``."""
 
-    kernel: str  # the kernel's name, template arguments included ("k<128>")
+    # the kernel's name, template arguments included ("k<128>"); both names where the call picks
+    # one of two, ``get_function("a" if vec else "b")``
+    kernels: tuple[str, ...]
     block: list[ast.expr]  # block dimensions, through a name bound to a tuple
     shared: ast.expr | None
 
@@ -122,7 +124,7 @@ def _kernel_names(node: ast.AST) -> tuple[str, ...]:
 
 
 def py_launches(tree: ast.AST) -> list[PyLaunch]:
-    """Each CuPy launch ``kernel(grid, block, args, shared_mem=...)``, once per kernel it may launch."""
+    """Each CuPy launch ``kernel(grid, block, args, shared_mem=...)``."""
     objects, bound = kernel_objects(tree), single_assignments(tree)
     found = []
     for node in ast.walk(tree):
@@ -131,12 +133,14 @@ def py_launches(tree: ast.AST) -> list[PyLaunch]:
         func = node.func
         callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
         kernels = objects.get(callee or "", ()) if callee else _kernel_names(func)
+        if not kernels:
+            continue
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         block = node.args[1] if len(node.args) > 1 else keywords.get("block")
         if isinstance(block, ast.Name) and isinstance(bound.get(block.id), ast.Tuple):
             block = bound[block.id]
         dims = list(block.elts) if isinstance(block, ast.Tuple) else [block] if block is not None else []
-        found += [PyLaunch(kernel, dims, keywords.get("shared_mem")) for kernel in kernels]
+        found.append(PyLaunch(kernels, dims, keywords.get("shared_mem")))
     return found
 
 

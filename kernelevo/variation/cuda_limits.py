@@ -142,7 +142,8 @@ def _launches(tree: ast.AST, codes: list[str], env: Mapping[str, int]) -> list[_
             found.append((launch.kernel, [evaluate(d, env) for _, d in launch.block], shared))
     for py in py_launches(tree):
         shared = evaluate(py.shared, env) if py.shared is not None else None
-        found.append((py.kernel.split("<")[0].strip(), [evaluate(d, env) for d in py.block], shared))
+        dims = [evaluate(d, env) for d in py.block]
+        found += [(kernel.split("<")[0].strip(), dims, shared) for kernel in py.kernels]
     return found
 
 

@@ -170,12 +170,8 @@ def _python_sites(tree: ast.AST, text: _Text, template_params: dict[str, list[st
                             for m in _OPTION.finditer(raw) if tunable_name(m.group(1))]
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and _positive_int(node.right):
             found.sites += _python_ceil(node, text)
-    launched: set[int] = set()  # a launch that may start either of two kernels is read once
     for launch in py_launches(tree):
         for dim in launch.block:
-            if id(dim) in launched:
-                continue
-            launched.add(id(dim))
             if isinstance(dim, ast.Name) and tunable_name(dim.id):
                 found.block_names.add(dim.id)
             elif isinstance(dim, ast.Name) and _positive_int(bound.get(dim.id)):
