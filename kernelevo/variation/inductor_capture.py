@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from kernelevo.spec.spec import Spec
 
 CAPTURE_TIMEOUT_S = 600.0  # GEMM templates autotune a few dozen configurations
+NO_GPU = "inductor writes C++, not Triton, for CPU tensors: seeds from torch.compile need a GPU"
 
 
 class CaptureError(Exception):
@@ -56,11 +57,11 @@ class KernelLaunch:
     config: dict[str, int]  # the constexpr values autotuning chose (XBLOCK, R0_BLOCK, ...)
     num_warps: int
     num_stages: int
-    launch_args: list[str]  # the launcher's positional arguments, in the call site's order
-    kernel_args: list[str]  # those of them the kernel takes (the rest only size the grid)
     grid: list[str]  # x, y, z: Python expressions in the launch arguments' names
+    # arguments the call site passes after the kernel's own, which only size the grid (a GEMM
+    # template's _grid_0, _grid_1, _grid_2)
+    grid_args: list[str] = field(default_factory=list)
     grid_prefix: list[str] = field(default_factory=list)  # assignments the grid expressions read
-    grid_type: str = ""
 
 
 @dataclass
@@ -184,21 +185,16 @@ def _helpers(code: str) -> dict[str, str]:
 
     from torch._inductor.runtime import triton_helpers
 
+    jitted = {n for n in dir(triton_helpers) if hasattr(getattr(triton_helpers, n), "fn")}
     found: dict[str, str] = {}
-    todo = set(re.findall(r"triton_helpers\.(\w+)", code))
+    todo = set(re.findall(r"triton_helpers\.(\w+)", code)) - {"set_driver_to_gpu"}
     while todo:
         name = todo.pop()
-        if name in found or name == "set_driver_to_gpu":
-            continue
-        fn = getattr(triton_helpers, name, None)
-        inner = getattr(fn, "fn", None)
-        if inner is None:
+        if name not in jitted:
             raise CaptureError(f"the kernels call triton_helpers.{name}, which is not a Triton function")
-        source = inspect.getsource(inner)
-        found[name] = source
-        module_names = {n for n in dir(triton_helpers) if hasattr(getattr(triton_helpers, n), "fn")}
-        todo |= {n for n in re.findall(r"\b(\w+)\s*\(", source) if n in module_names} - set(found)
-        todo |= {n for n in re.findall(r"\b(\w+)\b", source) if n in module_names and n != name} - set(found)
+        found[name] = inspect.getsource(getattr(triton_helpers, name).fn)
+        # helpers they call, or pass as a combine function (tl.reduce(x, dim, maximum))
+        todo |= (set(re.findall(r"\b(\w+)\b", found[name])) & jitted) - set(found)
     return found
 
 
@@ -212,19 +208,12 @@ def _launches(module: Any) -> dict[str, KernelLaunch]:
             continue
         if len(launchers) != 1:
             raise CaptureError(f"{name} has {len(launchers)} launchers after autotuning; expected the one chosen")
-        launcher = launchers[0]
-        cfg = launcher.config
-        meta = obj.inductor_meta
-        grid = GridExpr.from_meta(meta, cfg)
-        signature = list(obj.triton_meta["signature"])
-        constexprs = {k for k, v in obj.triton_meta["signature"].items() if v == "constexpr"}
-        kernel_args = [a for a in signature if a not in cfg.kwargs and a not in constexprs]
-        extra = list(meta.get("extra_launcher_args", ()))
+        cfg = launchers[0].config
+        grid = GridExpr.from_meta(obj.inductor_meta, cfg)
         found[name] = KernelLaunch(
             config={k: int(v) for k, v in cfg.kwargs.items()}, num_warps=int(cfg.num_warps),
-            num_stages=int(cfg.num_stages), launch_args=kernel_args + extra, kernel_args=kernel_args,
-            grid=[str(g) for g in (grid.x_grid, grid.y_grid, grid.z_grid)], grid_prefix=list(grid.prefix),
-            grid_type=str(meta.get("grid_type", "")))
+            num_stages=int(cfg.num_stages), grid=[str(g) for g in (grid.x_grid, grid.y_grid, grid.z_grid)],
+            grid_args=list(obj.inductor_meta.get("extra_launcher_args", ())), grid_prefix=list(grid.prefix))
     return found
 
 
@@ -246,7 +235,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     from kernelevo.spec.settings import DEFAULT_VARIANT
 
     if device.type != "cuda":
-        raise CaptureError("inductor writes C++, not Triton, for CPU tensors: seeds from torch.compile need a GPU")
+        raise CaptureError(NO_GPU)
     shapes, inits, states = _variant_shapes(problem, seed)
     dynamic = _dynamic_dims(shapes) if generic else {}
     state_shapes = _state_shapes(inits, states)
@@ -318,9 +307,6 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     module = next((m for m in modules if m.__file__ and Path(m.__file__).read_text() == code), None)
     if module is None:
         raise CaptureError("inductor's module was not found among those it loaded")
-    if re.search(r"\bextern_kernels\.\w+\(", code):
-        calls = sorted(set(re.findall(r"\bextern_kernels\.(\w+)\(", code)))
-        raise CaptureError(f"inductor sends part of the work to a library ({', '.join(calls)}), not to Triton")
     outputs = result if isinstance(result, tuple | list) else (result,)
     # without dynamo's traced shapes, a dimension with no size of its own counts as fixed: a false
     # alarm costs a capture per variant, a missed one a seed that fails the other variants
@@ -355,29 +341,45 @@ class CaptureHandler:
 
 
 # -- in the parent --------------------------------------------------------------------------
+class Capturer:
+    """One isolated child that captures a spec as often as asked: torch, triton and the spec load once.
+
+    ``with Capturer(spec) as c: c.capture()``; :class:`CaptureError` says why not, at once where
+    this machine has no GPU."""
+
+    def __init__(self, spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S) -> None:
+        from kernelevo.utils.devices import cuda_present, sandbox_env
+
+        if not (cuda_present() if device == "auto" else device == "cuda"):
+            raise CaptureError(NO_GPU)
+        self.timeout_s = timeout_s
+        self.box = Sandbox("kernelevo.variation.inductor_capture:CaptureHandler", (spec, "cuda"),
+                           env=sandbox_env(gpu=True), name="inductor")
+        self.box.start()
+
+    def capture(self, *, generic: bool = True, variant: str | None = None, seed: int = 0) -> Capture:
+        """What inductor writes. ``generic``: sizes that differ between variants stay symbolic;
+        else all are ``variant``'s (the default's unless named)."""
+        try:
+            reply = self.box.call((seed, generic, variant), {"*": self.timeout_s, "start": self.timeout_s})
+        except SandboxFailure as exc:
+            raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
+        if isinstance(reply, str):
+            raise CaptureError(reply)
+        return reply
+
+    def __enter__(self) -> Capturer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.box.close()
+
+
 def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S, seed: int = 0,
             generic: bool = True, variant: str | None = None) -> Capture:
-    """What inductor writes for ``spec`` on this machine's GPU; :class:`CaptureError` says why not.
-
-    ``generic``: sizes that differ between variants stay symbolic; else all are ``variant``'s
-    (the default's unless named)."""
-    from kernelevo.utils.devices import cuda_present, sandbox_env
-
-    gpu = cuda_present() if device == "auto" else device == "cuda"
-    if not gpu:
-        raise CaptureError("inductor writes C++, not Triton, for CPU tensors: seeds from torch.compile need a GPU")
-    box = Sandbox("kernelevo.variation.inductor_capture:CaptureHandler", (spec, "cuda"), env=sandbox_env(gpu=True),
-                  name="inductor")
-    try:
-        box.start()
-        reply = box.call((seed, generic, variant), {"*": timeout_s, "start": timeout_s})
-    except SandboxFailure as exc:
-        raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
-    finally:
-        box.close()
-    if isinstance(reply, str):
-        raise CaptureError(reply)
-    return reply
+    """One capture of ``spec`` in a child of its own (:meth:`Capturer.capture`)."""
+    with Capturer(spec, device=device, timeout_s=timeout_s) as capturer:
+        return capturer.capture(generic=generic, variant=variant, seed=seed)
 
 
-__all__ = ["Capture", "CaptureError", "GraphArg", "KernelLaunch", "capture"]
+__all__ = ["Capture", "CaptureError", "Capturer", "GraphArg", "KernelLaunch", "capture"]

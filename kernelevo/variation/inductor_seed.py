@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kernelevo.variation.inductor_capture import Capture, capture
+from kernelevo.utils.pyast import dotted_name
+from kernelevo.variation.inductor_capture import Capture, Capturer
 
 if TYPE_CHECKING:
     from kernelevo.spec.spec import Spec
@@ -54,11 +55,7 @@ class ConversionError(Exception):
 
 
 def _dotted(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
+    return dotted_name(node) or ""
 
 
 class _Helpers(ast.NodeTransformer):
@@ -119,17 +116,13 @@ def _flatten(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
-def _state_attr(name: str) -> str:
-    return "self." + name
-
-
 def _arg_source(capture: Capture, i: int) -> str:
     arg = capture.args[i]
     if arg.kind == "input":
         return f"inputs[{arg.index}]"
     if arg.kind == "state":
-        return _state_attr(arg.name or "")
-    base = f"inputs[{arg.index}]" if arg.name is None else _state_attr(arg.name)
+        return f"self.{arg.name}"
+    base = f"inputs[{arg.index}]" if arg.name is None else f"self.{arg.name}"
     return f"{base}.shape[{arg.dim}]"
 
 
@@ -161,14 +154,13 @@ def _launch(stmt: ast.Expr, capture: Capture, kernels: dict[str, ast.FunctionDef
     launch = capture.kernels.get(name)
     if launch is None or name not in kernels:
         raise ConversionError(f"the host launches {name}, which the capture does not describe")
-    params = [a.arg for a in kernels[name].args.args]
-    taken = [p for p in params if p not in launch.config]
-    extra = launch.launch_args[len(launch.kernel_args):]  # the grid's own arguments (templates)
+    # the call site passes every kernel parameter autotuning did not set (a numel fixed at 1 too), then the grid's
+    taken = [a.arg for a in kernels[name].args.args if a.arg not in launch.config]
     values = list(call.args)
-    if len(values) != len(taken) + len(extra):
+    if len(values) != len(taken) + len(launch.grid_args):
         raise ConversionError(f"{name} is launched with {len(values)} arguments; its launcher takes "
-                              f"{len(taken) + len(extra)}")
-    grid = _grid(taken + extra, values, launch.grid, launch.grid_prefix, name)
+                              f"{len(taken) + len(launch.grid_args)}")
+    grid = _grid(taken + launch.grid_args, values, launch.grid, launch.grid_prefix, name)
     args = [ast.unparse(v) for v in values[:len(taken)]]
     args += [f"{k}={v}" for k, v in launch.config.items()]
     args += [f"num_warps={launch.num_warps}", f"num_stages={launch.num_stages}"]
@@ -337,11 +329,12 @@ class ModelNew(nn.Module):
 def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Capture]]:
     """Inductor's generic module for ``spec`` and its module for the timed variant's sizes; a module
     for every variant's sizes where the generic one fixed some (``Capture.specialized``)."""
-    generic = capture(spec, device=device)
-    by_sizes = [capture(spec, device=device, generic=False)]
-    if generic.specialized:
-        by_sizes += [capture(spec, device=device, generic=False, variant=v)
-                     for v in spec.settings.variant_names() if v != by_sizes[0].variant]
+    with Capturer(spec, device=device) as capturer:  # one child: torch and the spec load once
+        generic = capturer.capture()
+        by_sizes = [capturer.capture(generic=False)]
+        if generic.specialized:
+            by_sizes += [capturer.capture(generic=False, variant=v)
+                         for v in spec.settings.variant_names() if v != by_sizes[0].variant]
     return generic, by_sizes
 
 
