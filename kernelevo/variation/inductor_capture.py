@@ -277,7 +277,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                 traced = node.meta.get("example_value")
                 if at >= len(names) and traced is not None:
                     traced_inputs.add(at - len(names))
-                    fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if isinstance(size, int))
+                    fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if _fixed(size))
             else:
                 placed.append(_size_arg(grapharg.source, names))
         return compile_fx(gm, example_inputs)
@@ -319,6 +319,12 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
         specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
                      or (i not in traced_inputs and (i, d) not in sized)])
+
+
+def _fixed(size: Any) -> bool:
+    """Whether dynamo traced a dimension as a number: a plain int, or a symbol its guards later set
+    to one (``nn.LayerNorm``'s ``normalized_shape`` does, through ``F.layer_norm``)."""
+    return isinstance(size, int) or size.node.maybe_as_int() is not None
 
 
 class CaptureHandler:
