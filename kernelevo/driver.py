@@ -195,20 +195,20 @@ async def run_search(
 
 
 def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tuple[str, str]]:
-    """torch.compile's own Triton kernels for ``spec`` as a seed, where the run asks for them
+    """torch.compile's own Triton kernels for ``spec`` as seeds, where the run asks for them
     (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
     from kernelevo.variation.inductor_capture import CaptureError
-    from kernelevo.variation.inductor_seed import ConversionError, seed_from_compile
+    from kernelevo.variation.inductor_seed import ConversionError, seeds_from_compile
 
     try:
-        seed = seed_from_compile(spec, device=config.evaluation.device)
+        seeds = seeds_from_compile(spec, device=config.evaluation.device)
     except (CaptureError, ConversionError) as exc:
         log.warning("No seed from torch.compile for %s: %s", spec.name, exc)
         return []
-    log.info("Seeded %s with torch.compile's own Triton kernels (%s)", spec.name, seed[0])
-    return [seed]
+    log.info("Seeded %s with torch.compile's own Triton kernels (%s)", spec.name, ", ".join(n for n, _ in seeds))
+    return seeds
 
 
 @contextlib.contextmanager

@@ -338,10 +338,19 @@ def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Ca
     return generic, by_sizes
 
 
-def seed_from_compile(spec: Spec, device: str = "auto") -> tuple[str, str]:
-    """(name, source) of the candidate made from torch.compile's kernels for ``spec`` on this machine's
-    GPU. :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why not."""
-    return f"{spec.name}-torch-compile", to_candidate(*capture_for_seed(spec, device))
+def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
+    """(name, source) of the candidates made from torch.compile's kernels for ``spec`` on this machine's
+    GPU: the one that runs inductor's static-size kernels at the timed sizes (as torch.compile does),
+    then, where inductor kept every size dynamic, the one that runs its generic kernels alone. Both
+    start a run: on the H200 the generic kernels were the faster at the timed sizes on softmax,
+    log-softmax and cross-entropy (benchmarks/results/compile_seeds-generic-h200.json), and the two
+    differ in structure, so they can seed different cells.
+    :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why none."""
+    generic, by_sizes = capture_for_seed(spec, device)
+    seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
+    if not generic.specialized:
+        seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
+    return seeds
 
 
-__all__ = ["ConversionError", "capture_for_seed", "seed_from_compile", "to_candidate"]
+__all__ = ["ConversionError", "capture_for_seed", "seeds_from_compile", "to_candidate"]

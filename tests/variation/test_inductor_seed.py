@@ -23,7 +23,7 @@ from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template
 from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
-from kernelevo.variation.inductor_seed import ConversionError, seed_from_compile, to_candidate
+from kernelevo.variation.inductor_seed import ConversionError, seeds_from_compile, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
@@ -121,15 +121,18 @@ def test_on_a_gpu_only_sizes_a_module_fixes_are_called_specialized(name: str) ->
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
-def test_on_a_gpu_the_seed_from_torch_compile_is_correct(name: str) -> None:
+def test_on_a_gpu_the_seeds_from_torch_compile_are_correct(name: str) -> None:
+    """The dispatching seed, and the generic-only one where inductor kept every size dynamic."""
     spec = read_spec(str(SUITE / f"{name}.py"))
-    _, source = seed_from_compile(spec)
+    seeds = seeds_from_compile(spec)
+    assert [n for n, _ in seeds] == [f"{name}-torch-compile"] + ([] if name == "layernorm" else
+                                                                 [f"{name}-torch-compile-generic"])
     evaluator = Evaluator(spec, EvalOptions(baselines=["eager"]))
     try:
-        result = evaluator.evaluate(source)
+        results = {n: evaluator.evaluate(source) for n, source in seeds}
     finally:
         evaluator.close()
-    assert result.correct, (result.error, result.message)
+    assert all(r.correct for r in results.values()), {n: (r.error, r.message) for n, r in results.items()}
 
 
 def test_the_timed_sizes_get_their_static_kernels_and_other_sizes_the_generic_ones() -> None:
