@@ -1,11 +1,14 @@
-"""The offline search (template operator only) on the examples, one time budget each.
+"""The offline search (template operator only) on the examples or on any specs, one time budget each.
 
-Reports per example: the best elite's time, its speedups over eager and torch.compile
-(timed the same way in the same worker), its fraction of the roofline, evaluations per
-minute, the fraction of wall time the evaluator spent timing candidates and evaluating
-them, and the archive's coverage. Exports each run's elites.
+Reports per spec: the best elite's time, its speedups over eager and torch.compile (timed the
+same way in the same worker), its fraction of the roofline, evaluations per minute, the fraction
+of wall time the evaluator spent timing candidates and evaluating them, the archive's cells and
+QD-score, and each seed's speedup over torch.compile. Exports each run's elites.
 
     python benchmarks/search_examples.py --minutes 2.5 --out benchmarks/results/search_examples-h200.json
+    # the no-seed suite, seeded from torch.compile's own Triton (needs a GPU):
+    python benchmarks/search_examples.py --specs 'benchmarks/suite/*.py' --seed-from compile --minutes 3 \
+        --out benchmarks/results/suite_search-h200.json
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import math
 import sys
 import time
 from pathlib import Path
@@ -26,16 +30,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernelevo.driver import start_search  # noqa: E402
-from kernelevo.evaluation import EvalOptions  # noqa: E402
+from kernelevo.evaluation import EvalOptions, EvalResult  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
 
 
-def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> dict:
-    spec = read_spec(str(ROOT / "examples" / name / "spec.py"))
+def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, seed_from: str) -> dict:
+    spec = read_spec(str(path))
+    name = spec.name
     config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=EvalOptions(device=device),
-                       ray=False)
+                       ray=False, seed_from=seed_from)
     started = time.perf_counter()
     db = open_database(f"sqlite:///{runs / name}.db")
     outcome = asyncio.run(start_search(db, spec, config, out=runs / name, export_to=exports))
@@ -43,7 +48,8 @@ def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> 
     state = outcome.state
     results = [e.result for v in state.evaluations.values() for e in v]
     timing_s = sum(r.costs.timing_s for r in results)
-    row: dict = {"example": name, "stopped": outcome.reason, "wall_s": wall, "search_s": outcome.loop.elapsed_s(),
+    row: dict = {"example": name, "spec": str(path.resolve().relative_to(ROOT)), "stopped": outcome.reason,
+                 "wall_s": wall, "search_s": outcome.loop.elapsed_s(),
                  "evaluations": state.evaluated_count(), "correct": state.correct_count(),
                  "evals_per_min": state.evaluated_count() / outcome.loop.elapsed_s() * 60,
                  "timing_fraction": timing_s / outcome.loop.elapsed_s(),
@@ -52,14 +58,17 @@ def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> 
         archive_cells = sum(len(a) for (_, hw), a in state.archives.items() if hw == hardware)
         row["hardware"], row["cells_filled"] = hardware, archive_cells
         row["coverage"] = archive_cells / next(a.cells for (_, hw), a in state.archives.items() if hw == hardware)
+        row["qd_score"] = sum(a.qd_score for (_, hw), a in state.archives.items() if hw == hardware)
+        seeds = [c for c in state.candidates.values() if c.operator == "seed"]
+        row["seeds"] = {c.note.removeprefix("seed "): _verdict(state.result_of(c.id, hardware)) for c in seeds}
         best = state.best(hardware)
         if best is None:
             continue
         candidate = best[1]
         result = state.result_of(candidate.id, hardware)
         assert result is not None
-        seeds = [state.result_of(c.id, hardware) for c in state.candidates.values() if c.operator == "seed"]
-        best_seed = min((r.kernel.median_ms for r in seeds if r and r.ok and r.kernel), default=None)
+        seeded = [state.result_of(c.id, hardware) for c in seeds]
+        best_seed = min((r.kernel.median_ms for r in seeded if r and r.ok and r.kernel), default=None)
         row.update({
             "best_candidate": candidate.id, "best_lineage": candidate.note, "best_ms": result.kernel.median_ms,
             "best_iqr_ms": result.kernel.iqr_ms, "eager_ms": result.eager.median_ms if result.eager else None,
@@ -74,9 +83,18 @@ def bench(name: str, minutes: float, runs: Path, exports: Path, device: str) -> 
     return row
 
 
+def _verdict(result: EvalResult | None) -> dict | None:
+    if result is None:
+        return None
+    return {"correct": result.correct, "error": str(result.error) if result.error else None,
+            "ms": result.kernel.median_ms if result.kernel else None, "speedup_compile": result.speedup_compile}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--examples", default="gelu,softmax,rmsnorm")
+    parser.add_argument("--examples", default="gelu,softmax,rmsnorm", help="names under examples/")
+    parser.add_argument("--specs", default=None, help="spec files (globs, comma-separated) in place of --examples")
+    parser.add_argument("--seed-from", default="auto", choices=["auto", "compile", "spec"])
     parser.add_argument("--minutes", type=float, default=2.5, help="search time per example")
     parser.add_argument("--runs", default="/tmp/kernelevo-bench-runs")
     parser.add_argument("--exports", default=str(ROOT / "archives"))
@@ -86,22 +104,29 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     console = Console(width=180)
     rows = []
-    for name in args.examples.split(","):
-        rows.append(bench(name, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), args.device))
-        if args.out:  # written after each example, so a run cut short keeps what it measured
+    paths = [p for pattern in args.specs.split(",") for p in sorted(Path().glob(pattern))] if args.specs else \
+        [ROOT / "examples" / name / "spec.py" for name in args.examples.split(",")]
+    for path in paths:
+        rows.append(bench(path, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), args.device,
+                          args.seed_from))
+        if args.out:  # written after each spec, so a run cut short keeps what it measured
+            speedups = [r["speedup_compile"] for r in rows if r.get("speedup_compile")]
             report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                      "minutes_per_example": args.minutes, "examples": rows}
+                      "minutes_per_example": args.minutes, "seed_from": args.seed_from,
+                      "geomean_speedup_compile": math.prod(speedups) ** (1 / len(speedups)) if speedups else None,
+                      "examples": rows}
             Path(args.out).write_text(json.dumps(report, indent=2))
-    table = Table(title=f"offline search, {args.minutes:g} min per example (template operator only)")
-    for col in ("example", "evals", "evals/min", "timing %", "busy %", "cells", "best ms", "eager ms", "compile ms",
-                "x eager", "x compile", "roofline", "best seed ms"):
+    table = Table(title=f"offline search, {args.minutes:g} min per spec (template operator only)")
+    for col in ("example", "evals", "evals/min", "timing %", "busy %", "cells", "QD", "best ms", "eager ms",
+                "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
         table.add_column(col, justify="right")
     for r in rows:
         def f(key: str, fmt: str, r: dict = r) -> str:
             return "-" if r.get(key) is None else format(r[key], fmt)
 
         table.add_row(r["example"], str(r["evaluations"]), f("evals_per_min", ".1f"), f("timing_fraction", ".0%"),
-                      f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("best_ms", ".4f"),
+                      f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("qd_score", ".1f"),
+                      f("best_ms", ".4f"),
                       f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
                       f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"))
     console.print(table)
