@@ -24,13 +24,14 @@ from kernelevo.storage.runs import get_run, get_spec, spec_of
 from kernelevo.storage.tables import CandidateRow
 
 
-def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware: str) -> str:
-    """The provenance header of an exported kernel: spec, hardware, timings, versions."""
+def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware: str, made_at: float) -> str:
+    """The provenance header of an exported kernel: spec, hardware, when it was made, timings, versions.
+    Nothing in it depends on when it is exported: the same kernel downloads as the same bytes."""
     lines = [
         f"kernelevo {kernelevo.__version__}: best kernel for spec {spec_name!r}",
         f"spec sha256: {spec_sha256}",
         f"hardware: {hardware}",
-        f"exported: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}",
+        f"made: {dt.datetime.fromtimestamp(made_at, dt.UTC).isoformat(timespec='seconds')}",
     ]
     if result is not None:
         env = result.environment
@@ -50,7 +51,7 @@ def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware
 def drop_in_module(candidate: CandidateRow, result: EvalResult | None, *, spec_name: str, spec_sha256: str,
                    hardware: str) -> str:
     """The candidate as a self-contained module behind its provenance header."""
-    return header(spec_name, spec_sha256, result, hardware) + _strip_docstring(candidate.source)
+    return header(spec_name, spec_sha256, result, hardware, candidate.created_at) + _strip_docstring(candidate.source)
 
 
 def export_run(db: Database, run_id: int, directory: Path) -> list[Path]:
