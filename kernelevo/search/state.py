@@ -160,10 +160,12 @@ class SearchState:
         return list(self.failed_children.get(parent_id, ()))[-limit:]
 
     def best(self, hardware: str) -> tuple[Elite, Candidate] | None:
-        elites = [e for (_, hw), archive in self.archives.items() if hw == hardware for e in archive.elites()]
-        if not elites:
+        # each archive's best, kept by pyribs as elites are added: no walk over every elite (the
+        # progress snapshot asks after each result)
+        bests = [e for (_, hw), archive in self.archives.items() if hw == hardware if (e := archive.best()) is not None]
+        if not bests:
             return None
-        top = max(elites, key=lambda e: e.objective)
+        top = max(bests, key=lambda e: e.objective)
         return top, self.candidates[top.candidate_id]
 
     def hardware_types(self) -> list[str]:
