@@ -27,9 +27,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def ray_head(tmp_path: Path):
-    """A Ray head in a session of its own (so stopping it stops nothing else), one logical GPU."""
+@pytest.fixture(scope="module")
+def ray_head():
+    """A Ray head in a session of its own (so stopping it stops nothing else), one logical GPU; the
+    module's tests share it, as a cluster's users do (a head takes tens of seconds to start on 2 cores)."""
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
     env.pop("RAY_ADDRESS", None)
     gcs, dashboard = free_port(), free_port()
