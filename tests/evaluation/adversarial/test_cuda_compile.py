@@ -3,7 +3,9 @@
 An attack whose CUDA does not compile would be rejected as ``compile_error`` on a GPU and
 could hide a check that does not work. This compiles each file's CUDA as the evaluator does
 without a GPU (no GPU needed) and skips cleanly without nvcc; ``load_inline`` files include
-torch's headers (tens of seconds each, marked ``slow``); the cuBLAS / cuDNN attacks include
+torch's headers (half a minute to a minute each, marked ``nvcc_torch``: ``make test`` leaves them
+out, ``pytest -m nvcc_torch`` runs them; the GPU tests build and judge them in full, and the
+examples' and KernelBench's compile tests keep the load_inline path in CI); the cuBLAS / cuDNN attacks include
 those libraries' headers themselves and skip, naming them, where the toolkit lacks them.
 The helper is ``tests/examples/cuda_compile.py``.
 """
@@ -46,7 +48,7 @@ UNITS = [
 
 
 def _param(name: str, index: int, unit: CudaUnit) -> pytest.ParameterSet:
-    marks = [pytest.mark.slow] if unit.form == "load_inline" else []
+    marks = [pytest.mark.slow, pytest.mark.nvcc_torch] if unit.form == "load_inline" else []
     return pytest.param(unit, id=f"{name.removesuffix('.py')}-{unit.form}{index}", marks=marks)
 
 
