@@ -10,7 +10,13 @@ kernel computes:
 - **eviction hints**: a kernel's ``tl.load``s without a policy get one, ``evict_first`` for
   a pointer read once (streamed: keep it out of L2's way) and ``evict_last`` for one read
   in several places (keep it for the next read); a kernel whose loads all carry hints loses
-  them.
+  them;
+- **grid-stride loops**: a kernel whose one program id picks a block of ``BLOCK`` elements
+  (``off = tl.program_id(0) * BLOCK`` as inductor writes it, or ``pid = tl.program_id(0)``
+  then ``pid * BLOCK``), masked against a size argument (``idx < n``), loops over the blocks
+  ``tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0))``, and its launch grid
+  is capped at a few programs per SM: persistent programs (parallelism level 2). The loop is
+  right for any grid, so a launch the move cannot find keeps its grid and stays correct.
 
 Each move edits the source text in place (comments and layout kept), and a move that does
 not apply is not offered.
@@ -27,6 +33,8 @@ from dataclasses import dataclass
 from kernelevo.utils.pyast import decorator_names, dotted_name
 
 STAGES = (2, 3, 4)
+# programs a grid-stride kernel is launched with at most: 2, 4 and 8 per SM of an H100 / H200 (132 SMs)
+PROGRAMS = (264, 528, 1056)
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,124 @@ def _eviction(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
                  functools.partial(text.splice, edits))]
 
 
+def _program_id_axis(call: ast.Call) -> object:
+    if call.args:
+        return call.args[0].value if isinstance(call.args[0], ast.Constant) else None
+    axis = next((kw.value for kw in call.keywords if kw.arg == "axis"), None)
+    return axis.value if isinstance(axis, ast.Constant) else 0
+
+
+def _calls_named(node: ast.AST, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and (dotted_name(n.func) or "") == name]
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _constexprs(kernel: ast.FunctionDef) -> set[str]:
+    return {a.arg for a in kernel.args.args if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+
+
+def _block_of(kernel: ast.FunctionDef, start: int) -> tuple[str, str, str] | None:
+    """(what the program id becomes, the block's constexpr, the loop's variable) of the statement
+    ``kernel.body[start]`` where the program id picks a block; None when it does not."""
+    stmt = kernel.body[start]
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    constexprs = _constexprs(kernel)
+    value, target = stmt.value, stmt.targets[0].id
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):  # off = tl.program_id(0) * BLOCK
+        sides = [value.left, value.right]
+        pid = next((x for x in sides if isinstance(x, ast.Call) and dotted_name(x.func) == "tl.program_id"), None)
+        block = next((x for x in sides if isinstance(x, ast.Name) and x.id in constexprs), None)
+        if pid is not None and block is not None:
+            return target, block.id, "_block"
+    if isinstance(value, ast.Call) and (dotted_name(value.func) or "") == "tl.program_id":  # pid = tl.program_id(0)
+        for n in ast.walk(kernel):
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+                names = [x.id for x in (n.left, n.right) if isinstance(x, ast.Name)]
+                if target in names and any(x in constexprs for x in names if x != target):
+                    return target, next(x for x in names if x != target), target
+    return None
+
+
+def _size_of(kernel: ast.FunctionDef, start: int, offset: str) -> str | None:
+    """The size argument the block's indices are masked against (``idx < n``, ``idx`` made from ``offset``)."""
+    sizes = {a.arg for a in kernel.args.args} - _constexprs(kernel)
+    made_from = {offset}
+    for stmt in kernel.body[start + 1:]:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and _names(n.value) & made_from:
+                made_from.add(n.targets[0].id)
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], ast.Lt) \
+                    and isinstance(n.comparators[0], ast.Name) and n.comparators[0].id in sizes \
+                    and _names(n.left) & made_from:
+                return n.comparators[0].id
+    return None
+
+
+def _grid_elements(tree: ast.Module, kernel: str) -> list[ast.expr]:
+    """The first grid dimension of every launch of ``kernel`` (a tuple, a lambda returning one, or a
+    name assigned either in the launching function)."""
+    found = []
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name != kernel):
+        assigned = {t.id: n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+                    for t in n.targets if isinstance(t, ast.Name)}
+        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+            launched = call.func
+            if not isinstance(launched, ast.Subscript) or (dotted_name(launched.value) or "").split(".")[-1] != kernel:
+                continue
+            grid: ast.expr | None = launched.slice
+            if isinstance(grid, ast.Name):
+                grid = assigned.get(grid.id)
+            if isinstance(grid, ast.Lambda):
+                grid = grid.body
+            if isinstance(grid, ast.Tuple) and grid.elts:
+                found.append(grid.elts[0])
+    return found
+
+
+def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list[Move]:
+    ids = _calls_named(kernel, "tl.program_id")
+    nested = any(isinstance(n, ast.Return | ast.FunctionDef | ast.Lambda) for n in ast.walk(kernel) if n is not kernel)
+    if len(ids) != 1 or _program_id_axis(ids[0]) != 0 or _calls_named(kernel, "tl.num_programs") or nested:
+        return []
+    start = next((i for i, stmt in enumerate(kernel.body) if ids[0] in ast.walk(stmt)), None)
+    if start is None:
+        return []
+    stmt = kernel.body[start]
+    block = _block_of(kernel, start)
+    if block is None or stmt.end_lineno != stmt.lineno:
+        return []
+    offset, size_block, variable = block
+    size = _size_of(kernel, start, offset)
+    last = kernel.end_lineno or stmt.lineno
+    lines = text.source.splitlines(keepends=True)
+    if size is None or any(line.count(";") for line in lines[stmt.lineno - 1:last]):
+        return []
+    indent = " " * stmt.col_offset
+    header = (f"{indent}for {variable} in tl.range(tl.program_id(0), tl.cdiv({size}, {size_block}), "
+              "tl.num_programs(0)):\n")
+    if variable != offset:  # off = tl.program_id(0) * BLOCK: the block's offset from the loop's block
+        header += f"{indent}    {offset} = {variable} * {size_block}\n"
+    kernel_edits = [(text.starts[stmt.lineno - 1], text.starts[stmt.lineno], header)]
+    kernel_edits += [(text.starts[n - 1], text.starts[n - 1], "    ") for n in range(stmt.lineno + 1, last + 1)
+                     if lines[n - 1].strip()]
+    grids = _grid_elements(tree, kernel.name)
+    moves = []
+    for cap in PROGRAMS if grids else (None,):
+        edits = list(kernel_edits)
+        for element in grids:
+            begin = text.at(element.lineno, element.col_offset)
+            end = text.at(element.end_lineno or element.lineno, element.end_col_offset or 0)
+            edits += [(begin, begin, "min("), (end, end, f", {cap})")]
+        label = f"{kernel.name}: grid-stride loop over blocks" + (f", grid capped at {cap} programs" if cap else "")
+        moves.append(Move(label, functools.partial(text.splice, edits)))
+    return moves
+
+
 def moves(source: str) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse."""
     try:
@@ -138,7 +264,7 @@ def moves(source: str) -> list[Move]:
     text = _Text(source)
     found: list[Move] = []
     for kernel in _kernels(tree):
-        found += _pipelining(text, kernel) + _eviction(text, kernel)
+        found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
     return found
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo.archive.descriptors import memory_level
+from kernelevo.archive.descriptors import memory_level, parallelism_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.candidate import Candidate
 from kernelevo.spec import read_spec
@@ -52,6 +52,43 @@ def test_a_moved_kernel_computes_the_same(label: str) -> None:
                           EvalOptions(baselines=["eager"]))
     try:
         result = evaluator.evaluate(source)
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
+
+
+def test_a_kernel_whose_program_id_picks_a_block_becomes_a_grid_stride_loop_on_a_capped_grid() -> None:
+    strided = [m for m in moves(RMSNORM) if "grid-stride" in m.label]
+    # both of inductor's kernels (a looped reduction and a pointwise one), each at three grid caps
+    assert len(strided) == 6, [m.label for m in moves(RMSNORM)]
+    source = next(m for m in strided if m.label.startswith("triton_poi") and "528" in m.label).apply()
+    assert "for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0)):\n" \
+           "        xoffset = _block * XBLOCK\n" in source
+    assert "[(min(triton.cdiv(triton_poi_fused_add_div_mean_pow_sqrt_1_xnumel, 1024), 528), 1, 1)]" in source
+    assert parallelism_level(RMSNORM) == 0 and parallelism_level(source) == 2
+    assert not [m for m in moves(source) if m.label.startswith("triton_poi") and "grid-stride" in m.label]
+    # a hand-written kernel: its program id becomes the loop's variable; its grid is a lambda
+    gelu = (ROOT / "examples" / "gelu" / "seed.py").read_text()
+    strided = next(m for m in moves(gelu) if "grid-stride" in m.label and "264" in m.label).apply()
+    assert "    for pid in tl.range(tl.program_id(0), tl.cdiv(n_elements, BLOCK_SIZE), tl.num_programs(0)):" in strided
+    assert 'grid = lambda meta: (min(triton.cdiv(n, meta["BLOCK_SIZE"]), 264),)' in strided
+    # a kernel with a second grid axis or an early return is left alone
+    two_axes = gelu.replace("pid = tl.program_id(axis=0)", "pid = tl.program_id(axis=0) + tl.program_id(1)")
+    assert not [m for m in moves(two_axes) if "grid-stride" in m.label]
+
+
+@pytest.mark.parametrize("spec, source", [("benchmarks/suite/rmsnorm_dim1.py", "rmsnorm"),
+                                          ("examples/gelu/spec.py", "examples/gelu/seed.py")])
+def test_a_grid_stride_kernel_computes_the_same_when_each_program_takes_several_blocks(spec: str, source: str) -> None:
+    original = RMSNORM if source == "rmsnorm" else (ROOT / source).read_text()
+    moved = original
+    for kernel_move in [m.label for m in moves(original) if "grid-stride" in m.label and "264" in m.label]:
+        moved = next(m for m in moves(moved) if m.label == kernel_move).apply()
+    moved = moved.replace(", 264)", ", 3)")  # three programs: each loops over several blocks at the CPU's sizes
+    assert moved.count(", 3)") == (2 if source == "rmsnorm" else 1)
+    evaluator = Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(moved)
     finally:
         evaluator.close()
     assert result.correct, (result.error, result.message)
