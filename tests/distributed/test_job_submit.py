@@ -39,9 +39,13 @@ def ray_head():
          f"--dashboard-port={dashboard}", "--num-gpus=1", "--disable-usage-stats", "--include-dashboard=true"],
         env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     address = f"http://127.0.0.1:{dashboard}"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 180
+    # up once a job can be submitted: the job list answers before the node's job agent has
+    # registered ("No available agent to submit job, please try again later"), on a loaded machine
+    # for long enough to fail a submission
+    probe = [RAY, "job", "submit", "--address", address, "--no-wait", "--", "true"]
     while time.monotonic() < deadline:
-        ready = subprocess.run([RAY, "job", "list", "--address", address], env=env, capture_output=True, timeout=60)
+        ready = subprocess.run(probe, env=env, capture_output=True, timeout=60)
         if ready.returncode == 0:
             break
         time.sleep(1)
