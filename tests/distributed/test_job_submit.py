@@ -55,9 +55,10 @@ def ray_head():
     yield address, env
     os.killpg(head.pid, signal.SIGTERM)
     try:
-        head.wait(timeout=60)
+        head.wait(timeout=5)  # a throwaway head: its graceful shutdown took half a minute on 2 cores
     except subprocess.TimeoutExpired:
         os.killpg(head.pid, signal.SIGKILL)
+        head.wait(timeout=30)
 
 
 def test_ray_job_submit_runs_a_search(ray_head, tmp_path: Path) -> None:

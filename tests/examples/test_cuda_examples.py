@@ -3,7 +3,8 @@
 No GPU is needed (none of this runs a kernel). The compile tests compile for sm_90
 as the evaluator does without a GPU, and skip cleanly without nvcc: CuPy seeds take a
 second each; the ``load_inline`` seed includes torch's headers (tens of seconds, marked
-``slow``).
+``nvcc_torch``: ``make test`` leaves it out, as the KernelBench compile test in
+``tests/evaluation/test_cuda.py`` keeps the same path in CI; the GPU tests build and judge it).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def test_seed_is_a_cuda_candidate(example: str, seed: str) -> None:
 
 
 def _unit_param(example: str, seed: str, index: int, unit: CudaUnit) -> pytest.ParameterSet:
-    marks = [pytest.mark.slow] if unit.form == "load_inline" else []
+    marks = [pytest.mark.slow, pytest.mark.nvcc_torch] if unit.form == "load_inline" else []
     return pytest.param(unit, id=f"{example}-{seed}-{unit.form}{index}", marks=marks)
 
 
