@@ -32,9 +32,9 @@ lint: install
 typecheck: install
 	$(BIN)/mypy kernelevo
 
-# The adversarial load_inline units' ahead-of-time compiles (tests marked nvcc_torch) are left
-# out: torch's headers cost a minute each on 2 cores, the same path is compiled by the examples'
-# and the KernelBench tests, and on a GPU those attacks are built and judged in full.
+# The ahead-of-time compiles of the adversarial load_inline units and the GELU example's (tests
+# marked nvcc_torch) are left out: torch's headers cost a minute each on 2 cores, the KernelBench
+# test compiles the same path, and on a GPU those kernels are built and judged in full.
 pytest: install
 	$(BIN)/pytest -m "not nvcc_torch"
 

@@ -4,8 +4,8 @@ An attack whose CUDA does not compile would be rejected as ``compile_error`` on 
 could hide a check that does not work. This compiles each file's CUDA as the evaluator does
 without a GPU (no GPU needed) and skips cleanly without nvcc; ``load_inline`` files include
 torch's headers (half a minute to a minute each, marked ``nvcc_torch``: ``make test`` leaves them
-out, ``pytest -m nvcc_torch`` runs them; the GPU tests build and judge them in full, and the
-examples' and KernelBench's compile tests keep the load_inline path in CI); the cuBLAS / cuDNN attacks include
+out, ``pytest -m nvcc_torch`` runs them; the GPU tests build and judge them in full, and
+KernelBench's compile test keeps the load_inline path in CI); the cuBLAS / cuDNN attacks include
 those libraries' headers themselves and skip, naming them, where the toolkit lacks them.
 The helper is ``tests/examples/cuda_compile.py``.
 """
