@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from kernelevo.archive import cuda_descriptors
 from kernelevo.records.result import EvalResult
 from kernelevo.utils.cuda_source import is_cuda_source
-from kernelevo.utils.pyast import decorator_names, dotted_name
+from kernelevo.utils.pyast import decorator_names, dotted_name, program_id_axis
 
 
 @dataclass(frozen=True)
@@ -215,22 +215,13 @@ def parallelism_level(source: str, result: EvalResult | None = None) -> float:
         return 3
     if _calls(f.kernels, "num_programs") or _atomics(f.kernels):
         return 2
-    second_axis = any(_axis(call) in (1, 2) for call in _calls(f.kernels, "program_id"))
+    second_axis = any(program_id_axis(call) in (1, 2) for call in _calls(f.kernels, "program_id"))
     split_pid = any(
         isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv | ast.Mod)
         and isinstance(n.left, ast.Name) and "pid" in n.left.id
         for k in f.kernels for n in ast.walk(k)
     )
     return 1 if second_axis or split_pid else 0
-
-
-def _axis(program_id: ast.Call) -> object:
-    if program_id.args and isinstance(program_id.args[0], ast.Constant):
-        return program_id.args[0].value
-    for kw in program_id.keywords:
-        if kw.arg == "axis" and isinstance(kw.value, ast.Constant):
-            return kw.value.value
-    return None
 
 
 def _atomics(kernels: Iterable[ast.FunctionDef]) -> bool:

@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kernelevo.utils.pyast import decorator_names, dotted_name
+from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, program_id_axis
 
 STAGES = (2, 3, 4)
 # programs a grid-stride kernel is launched with at most: 2, 4 and 8 per SM of an H100 / H200 (132 SMs)
@@ -72,8 +72,12 @@ def _binds_tl(tree: ast.Module) -> bool:
                for n in tree.body)
 
 
+def _calls_named(node: ast.AST, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and dotted_name(n.func) == name]
+
+
 def _loads(node: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and (dotted_name(n.func) or "") == "tl.load"]
+    return _calls_named(node, "tl.load")
 
 
 def _before_close(text: _Text, call: ast.Call) -> int:
@@ -135,23 +139,12 @@ def _eviction(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
                  functools.partial(text.splice, edits))]
 
 
-def _program_id_axis(call: ast.Call) -> object:
-    if call.args:
-        return call.args[0].value if isinstance(call.args[0], ast.Constant) else None
-    axis = next((kw.value for kw in call.keywords if kw.arg == "axis"), None)
-    return axis.value if isinstance(axis, ast.Constant) else 0
-
-
-def _calls_named(node: ast.AST, name: str) -> list[ast.Call]:
-    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and (dotted_name(n.func) or "") == name]
-
-
 def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _constexprs(kernel: ast.FunctionDef) -> set[str]:
-    return {a.arg for a in kernel.args.args if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+    return {a.arg for a in kernel.args.args if is_constexpr(a)}
 
 
 def _block_of(kernel: ast.FunctionDef, start: int) -> tuple[str, str, str] | None:
@@ -168,7 +161,7 @@ def _block_of(kernel: ast.FunctionDef, start: int) -> tuple[str, str, str] | Non
         block = next((x for x in sides if isinstance(x, ast.Name) and x.id in constexprs), None)
         if pid is not None and block is not None:
             return target, block.id, "_block"
-    if isinstance(value, ast.Call) and (dotted_name(value.func) or "") == "tl.program_id":  # pid = tl.program_id(0)
+    if isinstance(value, ast.Call) and dotted_name(value.func) == "tl.program_id":  # pid = tl.program_id(0)
         for n in ast.walk(kernel):
             if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
                 names = [x.id for x in (n.left, n.right) if isinstance(x, ast.Name)]
@@ -217,7 +210,7 @@ def _grid_elements(tree: ast.Module, kernel: str) -> list[ast.expr]:
 def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list[Move]:
     ids = _calls_named(kernel, "tl.program_id")
     nested = any(isinstance(n, ast.Return | ast.FunctionDef | ast.Lambda) for n in ast.walk(kernel) if n is not kernel)
-    if len(ids) != 1 or _program_id_axis(ids[0]) != 0 or _calls_named(kernel, "tl.num_programs") or nested:
+    if len(ids) != 1 or program_id_axis(ids[0]) != 0 or _calls_named(kernel, "tl.num_programs") or nested:
         return []
     start = next((i for i, stmt in enumerate(kernel.body) if ids[0] in ast.walk(stmt)), None)
     if start is None:
@@ -241,7 +234,7 @@ def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list
     kernel_edits += [(text.starts[n - 1], text.starts[n - 1], "    ") for n in range(stmt.lineno + 1, last + 1)
                      if lines[n - 1].strip()]
     grids = _grid_elements(tree, kernel.name)
-    moves = []
+    found = []
     for cap in PROGRAMS if grids else (None,):
         edits = list(kernel_edits)
         for element in grids:
@@ -249,8 +242,8 @@ def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list
             end = text.at(element.end_lineno or element.lineno, element.end_col_offset or 0)
             edits += [(begin, begin, "min("), (end, end, f", {cap})")]
         label = f"{kernel.name}: grid-stride loop over blocks" + (f", grid capped at {cap} programs" if cap else "")
-        moves.append(Move(label, functools.partial(text.splice, edits)))
-    return moves
+        found.append(Move(label, functools.partial(text.splice, edits)))
+    return found
 
 
 def moves(source: str) -> list[Move]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import functools
 
-from kernelevo.utils.pyast import decorator_names
+from kernelevo.utils.pyast import decorator_names, is_constexpr
 from kernelevo.variation.tunable import Link, Tunable
 
 NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
@@ -196,8 +196,7 @@ class HostReader:
             args = function.args.posonlyargs + function.args.args
             for arg, default in zip(args[len(args) - len(function.args.defaults):], function.args.defaults,
                                     strict=True):
-                constexpr = arg.annotation is not None and "constexpr" in ast.unparse(arg.annotation)
-                if constexpr and is_int_literal(default):
+                if is_constexpr(arg) and is_int_literal(default):
                     assert isinstance(default, ast.Constant)
                     self.defaults.setdefault(function.name, []).append((arg.arg, default))
 
