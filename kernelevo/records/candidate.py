@@ -35,10 +35,18 @@ class Usage(BaseModel):
         )
 
 
+# besides "\n", what splits a line or counts as white space for str.splitlines and str.rstrip, in ASCII
+_ODD_ASCII = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
 def source_hash(source: str) -> str:
     """A content hash that ignores trailing white space, so trivial re-emissions dedupe."""
-    normalized = "\n".join(line.rstrip() for line in source.strip().splitlines())
-    return hashlib.sha256(normalized.encode()).hexdigest()[:16]
+    text = source.strip()
+    # The search hashes every draw of the template operator (hundreds a second on a busy driver): a
+    # source with no trailing white space on any line, the usual case, is already in normal form.
+    if not (text.isascii() and " \n" not in text and "\t\n" not in text and not any(c in text for c in _ODD_ASCII)):
+        text = "\n".join(line.rstrip() for line in text.splitlines())
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Candidate(BaseModel):

@@ -248,17 +248,25 @@ def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list
 
 def moves(source: str) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse."""
+    return list(_moves(source))
+
+
+# Finding the moves walks the whole tree several times (milliseconds a kernel), and the same elite is a
+# parent again and again (and up to 20 times in a row while the loop redraws duplicates): the driver
+# kept one CPU core busy with these walks at a few hundred evaluators (benchmarks/driver_ceiling.py).
+@functools.lru_cache(maxsize=256)
+def _moves(source: str) -> tuple[Move, ...]:
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
+        return ()
     if not _binds_tl(tree):
-        return []
+        return ()
     text = _Text(source)
     found: list[Move] = []
     for kernel in _kernels(tree):
         found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
-    return found
+    return tuple(found)
 
 
 def restructure(source: str, rng: random.Random) -> tuple[str, str] | None:

@@ -83,7 +83,7 @@ def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: 
     ``jump_rate`` a parameter jumps up to ``JUMP_STEPS`` values away instead, so the
     search does not stall once every neighbour of every elite has been tried.
     """
-    tunables = [t for t in find_tunables(source) if t.neighbours()]
+    tunables = _movable(source)
     if not tunables:
         return None
     cuda = _is_cuda(source)
@@ -97,6 +97,11 @@ def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: 
         if new is not None:
             return new, describe(changes)
     return None
+
+
+@functools.lru_cache(maxsize=64)  # the operator draws many mutants of one parent
+def _movable(source: str) -> tuple[Tunable, ...]:
+    return tuple(t for t in find_tunables(source) if t.neighbours())
 
 
 def sweep(source: str) -> list[tuple[str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 WARPS = (1, 2, 4, 8, 16, 32)
@@ -51,29 +52,40 @@ class Tunable:
         return f"{self.context}:{self.name}#{self.ordinal}"
 
     def choices(self) -> tuple[int, ...]:
-        if self.name == "num_warps":
-            return WARPS
-        if self.name == "num_stages":
-            return STAGES
-        if self.context == "unroll":
-            return UNROLLS
-        if _power_of_two(self.value):
-            high = max(MAX_BLOCK, self.value)
-            return tuple(1 << k for k in range(31) if 1 << k <= high)
-        v = self.value
-        if self.context in STEPPED:
-            step = min(v & -v, 32)
-            return tuple(sorted({max(step, v - step), v, v + step, v * 2}))
-        # a non-power-of-two integer (a split count, a group size): nearby values on both sides
-        return tuple(sorted({max(1, v // 2), max(1, v - 1), v, v + 1, v * 2}))
+        return _choices(self.name, self.context, self.value)
 
     def neighbours(self, steps: int = 1) -> list[int]:
         """Values at most ``steps`` positions away along :meth:`choices`."""
-        options = self.choices()
-        if self.value not in options:
-            return [v for v in options if v != self.value][:2]
-        i = options.index(self.value)
-        return [options[j] for j in range(i - steps, i + steps + 1) if 0 <= j < len(options) and j != i]
+        return list(_neighbours(self.name, self.context, self.value, steps))
+
+
+# Both are asked for on every draw of the template operator, hundreds a second on a busy driver, and
+# depend on these three fields alone.
+@functools.lru_cache(maxsize=4096)
+def _choices(name: str, context: str, v: int) -> tuple[int, ...]:
+    if name == "num_warps":
+        return WARPS
+    if name == "num_stages":
+        return STAGES
+    if context == "unroll":
+        return UNROLLS
+    if _power_of_two(v):
+        high = max(MAX_BLOCK, v)
+        return tuple(1 << k for k in range(31) if 1 << k <= high)
+    if context in STEPPED:
+        step = min(v & -v, 32)
+        return tuple(sorted({max(step, v - step), v, v + step, v * 2}))
+    # a non-power-of-two integer (a split count, a group size): nearby values on both sides
+    return tuple(sorted({max(1, v // 2), max(1, v - 1), v, v + 1, v * 2}))
+
+
+@functools.lru_cache(maxsize=4096)
+def _neighbours(name: str, context: str, value: int, steps: int) -> tuple[int, ...]:
+    options = _choices(name, context, value)
+    if value not in options:
+        return tuple(v for v in options if v != value)[:2]
+    i = options.index(value)
+    return tuple(options[j] for j in range(i - steps, i + steps + 1) if 0 <= j < len(options) and j != i)
 
 
 def _power_of_two(v: int) -> bool:

@@ -1,0 +1,31 @@
+"""The content hash that dedupes candidates: white space at line ends does not count, anything else does."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from kernelevo.records.candidate import source_hash
+
+
+def reference(source: str) -> str:
+    """The definition: each line right-stripped, the whole stripped."""
+    normalized = "\n".join(line.rstrip() for line in source.strip().splitlines())
+    return hashlib.sha256(normalized.encode()).hexdigest()[:16]
+
+
+def test_trailing_white_space_does_not_change_the_hash_and_code_does() -> None:
+    kernel = "import triton\n\n@triton.jit\ndef k(x):\n    pass\n"
+    assert source_hash(kernel) == source_hash(kernel.replace("\n", "  \n") + "\n\n")
+    assert source_hash(kernel) == source_hash(kernel.replace("\n", "\r\n"))
+    assert source_hash(kernel) != source_hash(kernel.replace("pass", "return"))
+    assert source_hash(kernel) != source_hash(kernel.replace("    pass", "  pass"))  # leading space counts
+
+
+def test_the_fast_path_agrees_with_the_definition_on_odd_white_space() -> None:
+    rng = random.Random(0)
+    pieces = ["x = 1", "  y", "\t", " ", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\u2028",
+              "\xa0", "\u3000", "é", "#", ""]
+    for _ in range(3000):
+        source = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert source_hash(source) == reference(source), repr(source)
