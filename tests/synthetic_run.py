@@ -67,13 +67,14 @@ def snapshot(state: SearchState, i: int) -> dict[str, Any]:
             "calls": 0, "tokens": 0, "dollars": 0.0}
 
 
-def write_run(db: Database, candidates: int, *, descriptors: str = "metadata", progress_every: int = 50
-              ) -> dict[str, Any]:
+def write_run(db: Database, candidates: int, *, descriptors: str = "metadata", progress_every: int = 50,
+              batch: int = 1) -> dict[str, Any]:
     """A run of ``candidates`` evaluated candidates; its id and the milliseconds each took to write.
 
     A progress snapshot is written after every ``progress_every``-th evaluation (the others are held
     back by the once-a-second limit); a real run, whose evaluations come more than a second apart,
-    writes one after each: ``progress_every=1``.
+    writes one after each: ``progress_every=1``. ``batch`` candidates with their evaluations go in one
+    transaction, as a busy driver's loop writes them (RunRecorder.batched); one each by default.
     """
     seed = (GELU / "seed.py").read_text()
     with db.session() as session:
@@ -82,16 +83,19 @@ def write_run(db: Database, candidates: int, *, descriptors: str = "metadata", p
     recorder = RunRecorder(db, run_id)
     state = SearchState(descriptors=descriptor_set(descriptors), tie_tolerance=0.08, operators=["template"])
     write_ms = []
-    for i in range(candidates):
-        source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={1 << (6 + i % 8)}") + f"\n# candidate {i}\n"
-        candidate = Candidate(id=i, source=source, operator="seed" if i < 2 else "template",
-                              parent_ids=[] if i < 2 else [(i * 37) % i], note=f"candidate {i}")
-        state.add_candidate(candidate)
-        started = time.perf_counter()
-        recorder.add_candidate(candidate)
-        told: list[Evaluated] = [state.tell(candidate, "h100", gpu_result(i))]
-        recorder.add_evaluations(told)
-        recorder.progress(snapshot(state, i), force=i % progress_every == 0)
-        write_ms.append((time.perf_counter() - started) * 1e3)
-    recorder.flush()
+    with recorder.batched():
+        for i in range(candidates):
+            source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={1 << (6 + i % 8)}") + f"\n# candidate {i}\n"
+            candidate = Candidate(id=i, source=source, operator="seed" if i < 2 else "template",
+                                  parent_ids=[] if i < 2 else [(i * 37) % i], note=f"candidate {i}")
+            state.add_candidate(candidate)
+            started = time.perf_counter()
+            recorder.add_candidate(candidate)
+            told: list[Evaluated] = [state.tell(candidate, "h100", gpu_result(i))]
+            recorder.add_evaluations(told)
+            recorder.progress(snapshot(state, i), force=i % progress_every == 0)
+            if i % batch == batch - 1:
+                recorder.commit()
+            write_ms.append((time.perf_counter() - started) * 1e3)
+        recorder.flush()
     return {"run_id": run_id, "write_ms": write_ms, "state": state, "recorder": recorder}

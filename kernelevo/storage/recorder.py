@@ -6,11 +6,22 @@ transaction, operator failures, prompt evolutions, the prompt archive, and a pro
 snapshot at most once a second (each also updates the run's summary columns). Each call
 commits, so a driver killed at any point loses nothing: :func:`load_run` returns the
 stored records in the order they were made, for the search to replay.
+
+While the loop runs it holds the recorder :meth:`~RunRecorder.batched`: the writes of one
+turn of the loop (every task that finished since the last turn) go in one transaction, which
+the loop commits before it starts any evaluation. A transaction per write kept one driver
+below 100 results a second (benchmarks/driver_ceiling.py). What is lost to a kill is at most
+the results of that one turn, which were never committed: a resume evaluates those
+candidates again. A commit that fails (the database away for a moment) keeps the writes
+for the next one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +44,10 @@ from kernelevo.storage.tables import (
 )
 from kernelevo.variation.metaprompt import MetaPrompt, PromptArchive
 
+log = logging.getLogger(__name__)
+
 PROGRESS_EVERY_S = 1.0
+GIVE_UP_AFTER_S = 120.0  # a batch that cannot be written for this long fails the run (it can be resumed)
 
 
 class RunRecorder:
@@ -44,32 +58,90 @@ class RunRecorder:
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
         self._pending: dict[str, Any] | None = None  # a snapshot not written yet (too soon after the last)
+        # while batched: the candidates and the other writes made since the last commit, in order
+        self._batching = False
+        self._held_candidates: list[Candidate] = []
+        self._held: list[Callable[[Session], None]] = []
+        self._failing_since: float | None = None  # when the commits began to fail
         with db.session() as session:
             for number, cid in session.execute(select(CandidateRow.number, CandidateRow.id)
                                                .where(CandidateRow.run_id == run_id)):
                 self._candidate_ids[number] = cid
 
-    def add_candidate(self, candidate: Candidate) -> None:
+    # -- transactions ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def batched(self) -> Iterator[None]:
+        """Writes made inside are held until :meth:`commit` (one transaction for them all); on leaving,
+        what is held is committed."""
+        self._batching = True
+        try:
+            yield
+        finally:
+            self._batching = False
+            self.commit(retry_later=False)
+
+    def commit(self, *, retry_later: bool = True) -> None:
+        """Write what is held in one transaction: the candidates first (the other rows name them).
+        If it fails and ``retry_later``, everything stays held for the next commit, for up to
+        ``GIVE_UP_AFTER_S``: a database away longer than that (or a write that can never succeed) raises."""
+        if not self._held_candidates and not self._held:
+            return
+        candidates, writes = self._held_candidates, self._held
+        try:
+            with self.db.session() as session:
+                self._insert_candidates(session, candidates)
+                for write in writes:
+                    write(session)
+        except Exception as exc:
+            now = time.monotonic()
+            self._failing_since = self._failing_since or now
+            if not retry_later or now - self._failing_since > GIVE_UP_AFTER_S:
+                raise
+            log.warning("could not write %d records to the database, trying again at the next commit: %s",
+                        len(candidates) + len(writes), exc)
+            return
+        self._held_candidates, self._held, self._failing_since = [], [], None
+
+    def _write(self, write: Callable[[Session], None]) -> None:
+        if self._batching:
+            self._held.append(write)
+            return
         with self.db.session() as session:
-            row = CandidateRow(run_id=self.run_id, number=candidate.id, source=candidate.source,
-                               source_hash=candidate.source_hash, operator=candidate.operator,
-                               parent_numbers=candidate.parent_ids, prompt_number=candidate.prompt_id,
-                               island=candidate.island, note=candidate.note, model=candidate.usage.model,
-                               usage=candidate.usage.model_dump(mode="json"), created_at=candidate.created_at)
-            session.add(row)
-            session.flush()
-            self._candidate_ids[candidate.id] = row.id
+            write(session)
+
+    # -- records ---------------------------------------------------------------------------------
+    def add_candidate(self, candidate: Candidate) -> None:
+        if self._batching:
+            self._held_candidates.append(candidate)
+            return
+        with self.db.session() as session:
+            self._insert_candidates(session, [candidate])
+
+    def _insert_candidates(self, session: Session, candidates: list[Candidate]) -> None:
+        if not candidates:
+            return
+        rows = [CandidateRow(run_id=self.run_id, number=c.id, source=c.source, source_hash=c.source_hash,
+                             operator=c.operator, parent_numbers=c.parent_ids, prompt_number=c.prompt_id,
+                             island=c.island, note=c.note, model=c.usage.model,
+                             usage=c.usage.model_dump(mode="json"), created_at=c.created_at) for c in candidates]
+        session.add_all(rows)
+        session.flush()  # one INSERT for the batch, which gives their ids
+        # (a transaction that then fails leaves ids that were never stored here: its retry inserts these
+        # candidates again and overwrites them before any write that names them)
+        self._candidate_ids.update((row.number, row.id) for row in rows)
 
     def add_evaluations(self, evaluations: list[Evaluated]) -> None:
         """A candidate's results on every hardware type, in one transaction (resume never sees half of them)."""
-        with self.db.session() as session:
-            for evaluated in evaluations:
-                session.add(self._evaluation_row(evaluated))
-                if evaluated.archive_status in ("new_cell", "improved") and evaluated.cell is not None:
-                    result = evaluated.result
-                    self._save_elite(session, evaluated.hardware, evaluated.island, Elite(
-                        evaluated.candidate_id, evaluated.objective or 0.0, tuple(evaluated.measures or ()),
-                        evaluated.cell, result.kernel.relative_iqr if result.kernel else 0.0))
+        self._write(lambda session: self._add_evaluations(session, evaluations))
+
+    def _add_evaluations(self, session: Session, evaluations: list[Evaluated]) -> None:
+        for evaluated in evaluations:
+            session.add(self._evaluation_row(evaluated))
+            if evaluated.archive_status in ("new_cell", "improved") and evaluated.cell is not None:
+                result = evaluated.result
+                self._save_elite(session, evaluated.hardware, evaluated.island, Elite(
+                    evaluated.candidate_id, evaluated.objective or 0.0, tuple(evaluated.measures or ()),
+                    evaluated.cell, result.kernel.relative_iqr if result.kernel else 0.0))
 
     def _evaluation_row(self, e: Evaluated) -> EvaluationRow:
         r = e.result
@@ -85,10 +157,10 @@ class RunRecorder:
 
     def save_elite(self, hardware: str, island: int, elite: Elite) -> None:
         """An elite copied into another island's archive (a migration)."""
-        with self.db.session() as session:
-            self._save_elite(session, hardware, island, elite)
+        self._write(lambda session: self._save_elite(session, hardware, island, elite))
 
     def _save_elite(self, session: Session, hardware: str, island: int, elite: Elite) -> None:
+        session.flush()  # a cell's elite added earlier in this transaction is found, not added twice
         row = session.get(EliteRow, (self.run_id, hardware, island, elite.cell))
         if row is None:
             row = EliteRow(run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell)
@@ -98,27 +170,29 @@ class RunRecorder:
         row.objective, row.measures, row.rel_iqr = elite.objective, list(elite.measures), elite.rel_iqr
 
     def add_failure(self, failure: OperatorFailure) -> None:
-        with self.db.session() as session:
-            session.add(FailureRow(run_id=self.run_id, operator=failure.operator, kind=failure.kind,
-                                   message=failure.message, parent_numbers=failure.parent_ids,
-                                   usage=failure.usage.model_dump(mode="json"), at=failure.at))
+        self._write(lambda session: session.add(FailureRow(
+            run_id=self.run_id, operator=failure.operator, kind=failure.kind, message=failure.message,
+            parent_numbers=failure.parent_ids, usage=failure.usage.model_dump(mode="json"), at=failure.at)))
 
     def add_evolution(self, evolution: PromptEvolution) -> None:
-        with self.db.session() as session:
-            session.add(EvolutionRow(run_id=self.run_id, parent_number=evolution.parent_id,
-                                     mutation=evolution.mutation, prompt_number=evolution.prompt_id,
-                                     usage=evolution.usage.model_dump(mode="json"), at=evolution.at))
+        self._write(lambda session: session.add(EvolutionRow(
+            run_id=self.run_id, parent_number=evolution.parent_id, mutation=evolution.mutation,
+            prompt_number=evolution.prompt_id, usage=evolution.usage.model_dump(mode="json"), at=evolution.at)))
 
     def save_prompts(self, prompts: PromptArchive) -> None:
-        with self.db.session() as session:
-            for prompt in prompts.prompts:
-                row = session.get(PromptRow, (self.run_id, prompt.id))
-                if row is None:
-                    row = PromptRow(run_id=self.run_id, number=prompt.id)
-                    session.add(row)
-                row.sections, row.parent_number, row.mutation = prompt.sections, prompt.parent_id, prompt.mutation
-                row.fitness, row.best_candidate_number, row.uses = (prompt.fitness, prompt.best_candidate_id,
-                                                                    prompt.uses)
+        """The prompt archive as it is now (held: as it is when the batch commits)."""
+        self._write(lambda session: self._save_prompts(session, prompts))
+
+    def _save_prompts(self, session: Session, prompts: PromptArchive) -> None:
+        session.flush()  # rows added earlier in this transaction are found, not added twice
+        for prompt in prompts.prompts:
+            row = session.get(PromptRow, (self.run_id, prompt.id))
+            if row is None:
+                row = PromptRow(run_id=self.run_id, number=prompt.id)
+                session.add(row)
+            row.sections, row.parent_number, row.mutation = prompt.sections, prompt.parent_id, prompt.mutation
+            row.fitness, row.best_candidate_number, row.uses = (prompt.fitness, prompt.best_candidate_id,
+                                                                prompt.uses)
 
     def progress(self, snapshot: dict[str, Any], *, force: bool = False) -> None:
         """A progress event (at most one a second unless ``force``), and the run's summary columns.
@@ -133,20 +207,25 @@ class RunRecorder:
         self._write_progress(snapshot, now)
 
     def flush(self) -> None:
-        """Write the snapshot :meth:`progress` held back, if any."""
+        """Write the snapshot :meth:`progress` held back, if any, and commit what a batch holds (the
+        driver's heartbeat calls this every second, so nothing waits long on a quiet loop)."""
         if self._pending is not None:
             self._write_progress(self._pending, time.time())
+        if self._batching:
+            self.commit()
 
     def _write_progress(self, snapshot: dict[str, Any], now: float) -> None:
         self._last_progress, self._pending = now, None
-        with self.db.session() as session:
-            session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot))
-            row = session.get(RunRow, self.run_id)
-            assert row is not None
-            for column in ("hardware", "interpreted", "evaluations", "correct", "best_speedup_eager",
-                           "best_speedup_compile", "best_roofline", "tokens", "dollars", "elapsed_s"):
-                if column in snapshot:
-                    setattr(row, column, snapshot[column])
+        self._write(lambda session: self._save_progress(session, snapshot, now))
+
+    def _save_progress(self, session: Session, snapshot: dict[str, Any], now: float) -> None:
+        session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot))
+        row = session.get(RunRow, self.run_id)
+        assert row is not None
+        for column in ("hardware", "interpreted", "evaluations", "correct", "best_speedup_eager",
+                       "best_speedup_compile", "best_roofline", "tokens", "dollars", "elapsed_s"):
+            if column in snapshot:
+                setattr(row, column, snapshot[column])
 
 
 @dataclass

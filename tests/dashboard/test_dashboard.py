@@ -338,7 +338,8 @@ def long_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     folder = tmp_path_factory.mktemp("long-run")
     db = open_database(f"sqlite:///{folder / 'kernelevo.db'}")
-    written = write_run(db, 10_000, progress_every=1)  # one progress event per evaluation, as in a real run
+    # one progress event per evaluation, as in a real run; a hundred evaluations a transaction, as a busy driver
+    written = write_run(db, 10_000, progress_every=1, batch=100)
     with db.session() as session:
         acquire_lease(session, written["run_id"], lease_owner_name())
         row = get_run(session, written["run_id"])

@@ -116,3 +116,52 @@ def test_lineage_and_children(any_db, examples_dir: Path) -> None:
         assert [c.number for c in queries.lineage(session, last)] == [2, 1, 0]
         seed = queries.candidate_by_number(session, run_id, 0)
         assert [c.number for c in queries.children_of(session, seed)] == [1, 2]
+
+
+def test_a_batch_is_written_in_one_commit_in_the_order_it_was_made(any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    with recorder.batched():
+        for i in range(3):
+            recorder.add_candidate(candidate(i))
+        recorder.add_evaluations([evaluated(1, ms=0.3)])
+        recorder.add_evaluations([evaluated(0, ms=0.2, status="improved")])  # the same cell, in the same batch
+        recorder.add_failure(OperatorFailure(operator="template", kind="duplicate", message="seen"))
+        recorder.progress({"evaluations": 2, "correct": 2}, force=True)
+        assert load_run(any_db, run_id).candidates == []  # held: nothing is written before the commit
+        recorder.commit()
+        stored = load_run(any_db, run_id)
+        assert [c.id for c in stored.candidates] == [0, 1, 2]
+        assert [e.candidate_id for e, _ in stored.evaluations] == [1, 0] and len(stored.failures) == 1
+        recorder.add_evaluations([evaluated(2, ms=0.1, status="improved")])  # committed on leaving
+    with any_db.session() as session:
+        assert [(r.cell, r.candidate_number) for r in session.query(EliteRow).all()] == [(3, 2)]
+        assert session.get(RunRow, run_id).evaluations == 2
+    assert [e.candidate_id for e, _ in load_run(any_db, run_id).evaluations] == [1, 0, 2]
+
+
+def test_a_batch_that_cannot_be_written_is_kept_for_the_next_commit(any_db, examples_dir: Path) -> None:
+    """A commit that fails (here a real constraint violation, which another writer then clears) loses
+    nothing: the next commit writes the whole batch, candidates with their evaluations."""
+    from sqlalchemy import delete
+
+    from kernelevo.storage.tables import CandidateRow
+
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    RunRecorder(any_db, run_id).add_candidate(candidate(1))  # in the way of the batch's candidate 1
+    with recorder.batched():
+        recorder.add_candidate(candidate(0))
+        recorder.add_candidate(candidate(1))
+        recorder.add_evaluations([evaluated(0)])
+        recorder.commit()  # fails: (run, number 1) is taken
+        assert load_run(any_db, run_id).evaluations == []
+        with any_db.session() as session:
+            session.execute(delete(CandidateRow).where(CandidateRow.number == 1))
+        recorder.add_evaluations([evaluated(1, status="improved")])
+        recorder.commit()
+    stored = load_run(any_db, run_id)
+    assert [c.id for c in stored.candidates] == [0, 1]
+    assert [e.candidate_id for e, _ in stored.evaluations] == [0, 1]
+    with any_db.session() as session:
+        assert [r.candidate_number for r in session.query(EliteRow).all()] == [1]
