@@ -10,9 +10,10 @@ Two kinds of task run side by side on one event loop:
 The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
 evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
 waits for an LLM and an LLM call never waits for an evaluation. Every candidate and
-result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) the
-moment it exists, so a stop at any point loses nothing: ``--resume`` evaluates what was
-made but not evaluated, then continues.
+result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) in the
+turn of the loop it appears in, one transaction a turn, and a candidate before its
+evaluation starts, so a stop at any point loses at most the results of one turn: ``--resume``
+evaluates what was made but not evaluated, then continues.
 """
 
 from __future__ import annotations
@@ -42,7 +43,13 @@ from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
 
 log = logging.getLogger(__name__)
 
-LLM_FAILED = "the LLM failed"  # a run stopped because no model works (and it did not ask to go on offline)
+DRY_AFTER = 3  # an instant operator's fruitless tries in a row after which it leaves a parent alone
+LLM_FAILED = "the LLM failed"
+# what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
+# does not count towards the tries in a row that made nothing (new elites, on their way, may be fresh)
+NOTHING_TO_VARY = "nothing to vary"
+EXHAUSTED = ("the operators made nothing new from any elite (the template operator's space is exhausted; "
+             "add an LLM with --model)")  # a run stopped because no model works (and it did not ask to go on offline)
 
 
 class SearchLoop:
@@ -66,6 +73,10 @@ class SearchLoop:
         self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
+        # An instant operator's tries from each parent that made nothing new, in a row: a parent whose
+        # neighbourhood is used up is left to the LLM operators, rather than drawn from 21 times a produce
+        # (most of a busy driver's time, at a few hundred evaluators: benchmarks/driver_ceiling.py).
+        self.dry_tries: Counter[int] = Counter()
         self._island = 0
         self._last_migration = state.evaluated_count()
         self._evolutions = state.llm_samples // config.evolve_prompts_every
@@ -98,6 +109,10 @@ class SearchLoop:
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
         """Search until a budget is reached or :meth:`stop` is called; returns why it stopped."""
+        with self.store.batched():  # each turn's writes in one transaction (see RunRecorder.batched)
+            return await self._run()
+
+    async def _run(self) -> str:
         self.ready = self.state.pending()  # made but never evaluated: first in line
         tasks: dict[asyncio.Task[object], str] = {}  # task -> "produce" | "instant" | "evaluate" | "evolve"
         counts: Counter[str] = Counter()  # running tasks by kind
@@ -114,6 +129,9 @@ class SearchLoop:
             return counts[kind]
 
         while True:
+            # what the tasks that finished since the last turn wrote, in one transaction, before any
+            # evaluation starts: a candidate is stored before it is judged
+            self.store.commit()
             reason = self.stopped or self.budget_reached()
             if reason:
                 self.stop(reason)
@@ -138,7 +156,8 @@ class SearchLoop:
                 if not running("evaluate"):
                     break
             if not tasks:
-                self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)")
+                self.stop(EXHAUSTED if self.state.archives and any(len(a) for a in self.state.archives.values())
+                          else "no correct kernel to vary: every seed was rejected (see the evaluations)")
                 continue
             done = [await finished.get()]
             while not finished.empty():
@@ -156,7 +175,7 @@ class SearchLoop:
                 if isinstance(made, Candidate):
                     self.ready.append(made)
                     self.idle_produces = 0
-                elif kind in ("produce", "instant"):
+                elif kind in ("produce", "instant") and made != NOTHING_TO_VARY:
                     self.idle_produces += 1
                     if self.idle_produces >= self.max_idle_produces:
                         self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
@@ -169,12 +188,19 @@ class SearchLoop:
         limit = self.config.budget.evaluations
         return limit is not None and self.state.evaluated_count() + evaluating >= limit
 
-    def _can_produce(self) -> bool:
-        return any(len(archive) for archive in self.state.archives.values())
+    def _can_produce(self, *, instant: bool = False) -> bool:
+        """An archive holds an elite that an operator can vary: any, for an LLM operator; for an instant
+        one, an elite whose neighbourhood it has not used up (else new elites are waited for)."""
+        if not any(len(archive) for archive in self.state.archives.values()):
+            return False
+        if not instant and any(op.uses_llm for op in self.operators.values()):
+            return True
+        return any(self.dry_tries[e.candidate_id] < DRY_AFTER
+                   for island, hardware in self.state.archives for e in self.state.elites(island, hardware))
 
     def _starving(self, evaluating: int) -> bool:
-        return (not self.ready and evaluating < self.pool.capacity and self._can_produce()
-                and any(not op.uses_llm for op in self.operators.values()))
+        return (not self.ready and evaluating < self.pool.capacity
+                and any(not op.uses_llm for op in self.operators.values()) and self._can_produce(instant=True))
 
     def _check_models(self) -> None:
         """No model left: stop the run, or go on with the operators that need none (offline_fallback)."""
@@ -221,7 +247,7 @@ class SearchLoop:
             available.append(name)
         return available
 
-    async def _produce(self, *, instant: bool = False) -> Candidate | None:
+    async def _produce(self, *, instant: bool = False) -> Candidate | str | None:
         island, hardware = self._next_island(), self._hardware()
         elites = self.state.elites(island, hardware)
         if not elites:  # this island has none yet: take the first that has
@@ -236,6 +262,10 @@ class SearchLoop:
             return None
         name = self.state.bandit.choose(self.rng, available)
         operator = self.operators[name]
+        if not operator.uses_llm:  # parents it has not used up, on this island or the first that has some
+            island, elites = self._fresh_elites(island, hardware, operator.arity)
+            if not elites:
+                return NOTHING_TO_VARY
         if name == "llm-repair":
             broken = self.state.take_repair_target(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
@@ -259,6 +289,9 @@ class SearchLoop:
                 break
             proposal = await operator.propose(request)
         parent_ids = [p.candidate.id for p in parents]
+        if not operator.uses_llm:
+            made = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
+            self.dry_tries[first.id] = 0 if made else self.dry_tries[first.id] + 1
         if proposal.source is None:
             self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
                                        message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
@@ -275,6 +308,13 @@ class SearchLoop:
         if meta is not None:
             self.store.save_prompts(self.state.prompts)
         return candidate
+
+    def _fresh_elites(self, island: int, hardware: str, arity: int) -> tuple[int, list[Elite]]:
+        for i in [island, *range(self.config.islands)]:
+            fresh = [e for e in self.state.elites(i, hardware) if self.dry_tries[e.candidate_id] < DRY_AFTER]
+            if len(fresh) >= arity:
+                return i, fresh
+        return island, []
 
     def _parents(self, elites: list[Elite], arity: int) -> list[Elite]:
         """``arity`` parents, distinct where the archive allows (a crossover of a kernel with itself is none)."""

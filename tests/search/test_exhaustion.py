@@ -1,0 +1,79 @@
+"""A template-only search whose space runs out: it ends saying so, without drawing from used-up parents."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from pathlib import Path
+
+from kernelevo.distributed.simulated import SimulatedPool
+from kernelevo.driver import start_search
+from kernelevo.evaluation import EvalOptions
+from kernelevo.search.config import Budget, RunConfig
+from kernelevo.search.loop import DRY_AFTER, EXHAUSTED
+from kernelevo.spec import read_spec
+from kernelevo.storage.recorder import load_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A kernel with one tunable (num_warps: 6 values) and one structural move (an eviction hint on its load)
+SEED = '''"""Adds one to a tensor of 4096 elements, one block of 1024 a program."""
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_one(x_ptr, out_ptr):
+    offsets = tl.program_id(0) * 1024 + tl.arange(0, 1024)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) + 1.0)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        add_one[(4,)](x, out, num_warps=4)
+        return out
+'''
+
+SPEC = '''"""x + 1 over 4096 elements."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + 1.0
+
+
+def get_inputs():
+    return [torch.randn(4096)]
+
+
+def get_init_inputs():
+    return []
+
+
+KERNELEVO = {"seeds": ["seed.py"]}
+'''
+
+
+def test_a_used_up_space_ends_the_run_without_drawing_from_used_up_parents(tmp_path: Path, db) -> None:
+    (tmp_path / "spec.py").write_text(SPEC)
+    (tmp_path / "seed.py").write_text(SEED)
+    spec = read_spec(str(tmp_path / "spec.py"))
+    config = RunConfig(budget=Budget(evaluations=500), workers=8, ray=False, evaluation=EvalOptions(device="cpu"))
+    outcome = asyncio.run(start_search(db, spec, config, out=tmp_path / "run", pool=SimulatedPool(8, 0.01)))
+    assert outcome.reason == EXHAUSTED and outcome.status == "finished"
+    stored = load_run(db, outcome.run_id)
+    made = len(stored.candidates)
+    assert 6 <= made < 40, made  # six warp counts, with and without the hint: a small space, each kernel once
+    assert len({c.source for c in stored.candidates}) == made
+    assert len(stored.evaluations) == made  # every kernel made was evaluated before the run ended
+    # a parent is left alone after DRY_AFTER produces in a row that made nothing (each of up to 21 draws):
+    # before, the run went on until 200 produces in a row had made nothing
+    failures = Counter(f.parent_ids[0] for f in stored.failures if f.kind == "duplicate")
+    assert 0 < sum(failures.values()) <= DRY_AFTER * made, failures
