@@ -10,10 +10,9 @@ Two kinds of task run side by side on one event loop:
 The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
 evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
 waits for an LLM and an LLM call never waits for an evaluation. Every candidate and
-result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) in the
-turn of the loop it appears in, one transaction a turn, and a candidate before its
-evaluation starts, so a stop at any point loses at most the results of one turn: ``--resume``
-evaluates what was made but not evaluated, then continues.
+result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) within
+a tenth of a second of appearing (a group commit), so a stop at any point loses at most that
+tenth of a second: ``--resume`` evaluates what was made but not evaluated, then continues.
 """
 
 from __future__ import annotations
@@ -109,7 +108,7 @@ class SearchLoop:
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
         """Search until a budget is reached or :meth:`stop` is called; returns why it stopped."""
-        with self.store.batched():  # each turn's writes in one transaction (see RunRecorder.batched)
+        with self.store.batched():  # a tenth of a second's writes in one transaction (RunRecorder.batched)
             return await self._run()
 
     async def _run(self) -> str:
@@ -129,9 +128,7 @@ class SearchLoop:
             return counts[kind]
 
         while True:
-            # what the tasks that finished since the last turn wrote, in one transaction, before any
-            # evaluation starts: a candidate is stored before it is judged
-            self.store.commit()
+            self.store.check()  # a store that cannot write stops the run (it can be resumed)
             reason = self.stopped or self.budget_reached()
             if reason:
                 self.stop(reason)

@@ -7,17 +7,18 @@ snapshot at most once a second (each also updates the run's summary columns). Ea
 commits, so a driver killed at any point loses nothing: :func:`load_run` returns the
 stored records in the order they were made, for the search to replay.
 
-While the loop runs it holds the recorder :meth:`~RunRecorder.batched`: the writes of one
-turn of the loop (every task that finished since the last turn) go in one transaction, which
-the loop commits before it starts any evaluation. A transaction per write kept one driver
-below 100 results a second (benchmarks/driver_ceiling.py). What is lost to a kill is at most
-the results of that one turn, which were never committed: a resume evaluates those
-candidates again. A commit that fails (the database away for a moment) keeps the writes
-for the next one.
+While the loop runs it holds the recorder :meth:`~RunRecorder.batched`: what is written
+within a tenth of a second goes in one transaction (a group commit). A transaction per write
+kept one driver below 100 results a second (benchmarks/driver_ceiling.py). What a kill
+loses is at most that last tenth of a second: candidates made and results reported in it,
+which a resume never sees (their evaluations were under way or just over, as any kill
+loses those). A commit that fails (the database away for a moment) keeps the writes for
+the next one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -47,6 +48,7 @@ from kernelevo.variation.metaprompt import MetaPrompt, PromptArchive
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY_S = 1.0
+COMMIT_EVERY_S = 0.1  # while batched: the longest a write waits for its transaction
 GIVE_UP_AFTER_S = 120.0  # a batch that cannot be written for this long fails the run (it can be resumed)
 
 
@@ -63,6 +65,8 @@ class RunRecorder:
         self._held_candidates: list[Candidate] = []
         self._held: list[Callable[[Session], None]] = []
         self._failing_since: float | None = None  # when the commits began to fail
+        self._timer: asyncio.TimerHandle | None = None  # the commit due for what is held
+        self.failure: BaseException | None = None  # a commit that gave up, for the loop to raise
         with db.session() as session:
             for number, cid in session.execute(select(CandidateRow.number, CandidateRow.id)
                                                .where(CandidateRow.run_id == run_id)):
@@ -71,8 +75,8 @@ class RunRecorder:
     # -- transactions ----------------------------------------------------------------------------
     @contextlib.contextmanager
     def batched(self) -> Iterator[None]:
-        """Writes made inside are held until :meth:`commit` (one transaction for them all); on leaving,
-        what is held is committed."""
+        """Writes made inside are held for one transaction: committed ``COMMIT_EVERY_S`` after the first
+        of them on the running event loop (if any), by :meth:`commit`, and on leaving."""
         self._batching = True
         try:
             yield
@@ -80,10 +84,31 @@ class RunRecorder:
             self._batching = False
             self.commit(retry_later=False)
 
+    def check(self) -> None:
+        """Raise the error of a timed commit that gave up (the loop calls this every turn)."""
+        if self.failure is not None:
+            raise self.failure
+
+    def _commit_due(self) -> None:
+        if self._timer is not None:
+            return
+        with contextlib.suppress(RuntimeError):  # no event loop running: the caller commits
+            self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY_S, self._timed_commit)
+
+    def _timed_commit(self) -> None:
+        self._timer = None
+        try:
+            self.commit()
+        except Exception as exc:  # raised from a callback, it would only be logged: the loop raises it
+            self.failure = exc
+
     def commit(self, *, retry_later: bool = True) -> None:
         """Write what is held in one transaction: the candidates first (the other rows name them).
         If it fails and ``retry_later``, everything stays held for the next commit, for up to
         ``GIVE_UP_AFTER_S``: a database away longer than that (or a write that can never succeed) raises."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if not self._held_candidates and not self._held:
             return
         candidates, writes = self._held_candidates, self._held
@@ -99,12 +124,15 @@ class RunRecorder:
                 raise
             log.warning("could not write %d records to the database, trying again at the next commit: %s",
                         len(candidates) + len(writes), exc)
+            if self._batching:
+                self._commit_due()
             return
         self._held_candidates, self._held, self._failing_since = [], [], None
 
     def _write(self, write: Callable[[Session], None]) -> None:
         if self._batching:
             self._held.append(write)
+            self._commit_due()
             return
         with self.db.session() as session:
             write(session)
@@ -113,6 +141,7 @@ class RunRecorder:
     def add_candidate(self, candidate: Candidate) -> None:
         if self._batching:
             self._held_candidates.append(candidate)
+            self._commit_due()
             return
         with self.db.session() as session:
             self._insert_candidates(session, [candidate])

@@ -165,3 +165,44 @@ def test_a_batch_that_cannot_be_written_is_kept_for_the_next_commit(any_db, exam
     assert [e.candidate_id for e, _ in stored.evaluations] == [0, 1]
     with any_db.session() as session:
         assert [r.candidate_number for r in session.query(EliteRow).all()] == [1]
+
+
+def test_on_an_event_loop_a_batch_commits_itself_within_a_tenth_of_a_second(any_db, examples_dir: Path) -> None:
+    import asyncio
+
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+
+    async def search() -> None:
+        with recorder.batched():
+            recorder.add_candidate(candidate(0))
+            recorder.add_evaluations([evaluated(0)])
+            assert load_run(any_db, run_id).candidates == []
+            await asyncio.sleep(0.3)  # no commit called: the batch's timer commits it
+            stored = load_run(any_db, run_id)
+            assert [c.id for c in stored.candidates] == [0] and len(stored.evaluations) == 1
+
+    asyncio.run(search())
+
+
+def test_a_timed_commit_that_gives_up_stops_the_loop_with_its_error(any_db, examples_dir: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from sqlalchemy.exc import IntegrityError
+
+    from kernelevo.storage import recorder as module
+
+    monkeypatch.setattr(module, "GIVE_UP_AFTER_S", 0.0)  # give up at the first failure
+    run_id = new_run(any_db, examples_dir)
+    RunRecorder(any_db, run_id).add_candidate(candidate(0))
+    recorder = RunRecorder(any_db, run_id)
+
+    async def search() -> None:
+        with recorder.batched():
+            recorder.add_candidate(candidate(0))  # (run, number 0) is taken: this batch can never be written
+            await asyncio.sleep(0.3)
+            recorder.check()
+
+    with pytest.raises(IntegrityError):
+        asyncio.run(search())
