@@ -189,11 +189,18 @@ class RunRecorder:
         self._write(lambda session: self._save_elite(session, hardware, island, elite))
 
     def _save_elite(self, session: Session, hardware: str, island: int, elite: Elite) -> None:
-        session.flush()  # a cell's elite added earlier in this transaction is found, not added twice
-        row = session.get(EliteRow, (self.run_id, hardware, island, elite.cell))
+        key = (self.run_id, hardware, island, elite.cell)
+        # a cell's elite row added earlier in this transaction is found here, not added twice; a stored one
+        # is read without flushing the batch's other rows first (they go in one INSERT at the commit)
+        rows: dict[tuple[int, str, int, int], EliteRow] = session.info.setdefault("elite_rows", {})
+        row = rows.get(key)
+        if row is None:
+            with session.no_autoflush:
+                row = session.get(EliteRow, key)
         if row is None:
             row = EliteRow(run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell)
             session.add(row)
+        rows[key] = row
         row.candidate_id = self._candidate_ids[elite.candidate_id]
         row.candidate_number = elite.candidate_id
         row.objective, row.measures, row.rel_iqr = elite.objective, list(elite.measures), elite.rel_iqr
