@@ -59,6 +59,7 @@ class ElitesArchive:
             extra_fields={"candidate_id": ((), np.int64), "rel_iqr": ((), np.float64)},
             seed=seed,
         )
+        self._elites: list[Elite] | None = None  # elites() since the last change
 
     def __len__(self) -> int:
         return len(self.grid)
@@ -94,15 +95,19 @@ class ElitesArchive:
                 return AddOutcome(AddStatus.TIE, cell, current)
         self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
                              candidate_id=candidate_id, rel_iqr=rel_iqr)
+        self._elites = None
         return AddOutcome(AddStatus.NEW_CELL if current is None else AddStatus.IMPROVED, cell, current)
 
     def elites(self) -> list[Elite]:
-        data = self.grid.data()
-        return [
-            Elite(int(cid), float(obj), tuple(float(m) for m in meas), int(idx), float(iqr))
-            for cid, obj, meas, idx, iqr in zip(data["candidate_id"], data["objective"], data["measures"],
-                                                 data["index"], data["rel_iqr"], strict=True)
-        ]
+        # read back from pyribs only after a change: the loop asks on every produce, hundreds a second
+        if self._elites is None:
+            data = self.grid.data()
+            self._elites = [
+                Elite(int(cid), float(obj), tuple(float(m) for m in meas), int(idx), float(iqr))
+                for cid, obj, meas, idx, iqr in zip(data["candidate_id"], data["objective"], data["measures"],
+                                                     data["index"], data["rel_iqr"], strict=True)
+            ]
+        return list(self._elites)
 
     def best(self) -> Elite | None:
         best = self.grid.best_elite
