@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
@@ -117,6 +117,7 @@ class RunRecorder:
                 self._insert_candidates(session, candidates)
                 for write in writes:
                     write(session)
+                self._insert_evaluations(session)
         except Exception as exc:
             now = time.monotonic()
             self._failing_since = self._failing_since or now
@@ -136,6 +137,7 @@ class RunRecorder:
             return
         with self.db.session() as session:
             write(session)
+            self._insert_evaluations(session)
 
     # -- records ---------------------------------------------------------------------------------
     def add_candidate(self, candidate: Candidate) -> None:
@@ -149,15 +151,15 @@ class RunRecorder:
     def _insert_candidates(self, session: Session, candidates: list[Candidate]) -> None:
         if not candidates:
             return
-        rows = [CandidateRow(run_id=self.run_id, number=c.id, source=c.source, source_hash=c.source_hash,
-                             operator=c.operator, parent_numbers=c.parent_ids, prompt_number=c.prompt_id,
-                             island=c.island, note=c.note, model=c.usage.model,
-                             usage=c.usage.model_dump(mode="json"), created_at=c.created_at) for c in candidates]
-        session.add_all(rows)
-        session.flush()  # one INSERT for the batch, which gives their ids
+        # one INSERT for the batch (ORM objects cost more than the database here), which gives their ids
+        rows = [dict(run_id=self.run_id, number=c.id, source=c.source, source_hash=c.source_hash,
+                     operator=c.operator, parent_numbers=c.parent_ids, prompt_number=c.prompt_id, island=c.island,
+                     note=c.note, model=c.usage.model, usage=c.usage.model_dump(mode="json"),
+                     created_at=c.created_at) for c in candidates]
+        ids = session.execute(insert(CandidateRow).returning(CandidateRow.number, CandidateRow.id), rows)
         # (a transaction that then fails leaves ids that were never stored here: its retry inserts these
         # candidates again and overwrites them before any write that names them)
-        self._candidate_ids.update((row.number, row.id) for row in rows)
+        self._candidate_ids.update((number, cid) for number, cid in ids)
 
     def add_evaluations(self, evaluations: list[Evaluated]) -> None:
         """A candidate's results on every hardware type, in one transaction (resume never sees half of them)."""
@@ -165,16 +167,23 @@ class RunRecorder:
 
     def _add_evaluations(self, session: Session, evaluations: list[Evaluated]) -> None:
         for evaluated in evaluations:
-            session.add(self._evaluation_row(evaluated))
+            # inserted together at the end of the transaction, in this order (resume replays it)
+            session.info.setdefault("evaluation_rows", []).append(self._evaluation_row(evaluated))
             if evaluated.archive_status in ("new_cell", "improved") and evaluated.cell is not None:
                 result = evaluated.result
                 self._save_elite(session, evaluated.hardware, evaluated.island, Elite(
                     evaluated.candidate_id, evaluated.objective or 0.0, tuple(evaluated.measures or ()),
                     evaluated.cell, result.kernel.relative_iqr if result.kernel else 0.0))
 
-    def _evaluation_row(self, e: Evaluated) -> EvaluationRow:
+    @staticmethod
+    def _insert_evaluations(session: Session) -> None:
+        rows = session.info.pop("evaluation_rows", None)
+        if rows:
+            session.execute(insert(EvaluationRow), rows)
+
+    def _evaluation_row(self, e: Evaluated) -> dict[str, Any]:
         r = e.result
-        return EvaluationRow(
+        return dict(
             run_id=self.run_id, candidate_id=self._candidate_ids[e.candidate_id], candidate_number=e.candidate_id,
             hardware=e.hardware, correct=r.ok, stage=str(r.stage), error=str(r.error) if r.error else None,
             message=r.message, objective=e.objective, measures=e.measures, island=e.island, cell=e.cell,
