@@ -1,15 +1,17 @@
 """How many evaluators one driver keeps busy: 8 to 512 simulated evaluators, one search loop.
 
 Each simulated evaluator answers after ``--delay`` seconds (1 s: 60 evaluations a minute,
-the throughput target per GPU) with a made-up correct result; everything else is the real
-driver: selection, the template operator, the pyribs archive, the run store (SQLite, one
-transaction per result) and progress snapshots. Reported per count: results a second
-against the ideal (evaluators / delay), and the busy fraction (time evaluators spent
-evaluating / evaluators x wall time), both in the steady state: from two delays after the
-first evaluation started (the seeds' round) to the last start (before the budget drains).
-At the largest count the driver is profiled, and its CPU time is split by where it went.
+the throughput target per GPU) with a made-up correct result, its descriptors made up with
+it by default (``--measures``); everything else is the real driver: selection, the template
+operator, the pyribs archive, the run store (SQLite, group commits) and progress snapshots.
+Reported per count: results a second against the ideal (evaluators / delay), and the busy
+fraction (time evaluators spent evaluating / evaluators x wall time), both in the steady
+state: from two delays after the first evaluation started (the seeds' round) to the last
+start (before the budget drains). At the largest count the driver is profiled, and its CPU
+time is split by where it went.
 
     python benchmarks/driver_ceiling.py --out benchmarks/results/driver_ceiling-cpu.json
+    python benchmarks/driver_ceiling.py --measures process --out benchmarks/results/driver_ceiling-process-cpu.json
 """
 
 from __future__ import annotations
@@ -56,15 +58,17 @@ AREAS = {
 }
 
 
-def measure(evaluators: int, delay: float, rounds: int, profile: bool, descriptors_in_driver: bool) -> dict[str, Any]:
+def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures: str) -> dict[str, Any]:
     # the matmul seeds expose many tunables: the template operator does not run out of new kernels
     spec = read_spec(str(ROOT / "examples" / "matmul_epilogue" / "spec.py"))
     config = RunConfig(budget=Budget(evaluations=evaluators * rounds), workers=evaluators, ray=False,
                        evaluation=EvalOptions(device="cpu"))
-    # evaluators measure the archive's descriptors (a process beside the driver stands in for their hosts),
-    # unless --descriptors-in-driver: then the driver parses every source, as before
-    names = None if descriptors_in_driver else [d.name for d in descriptor_set(config.descriptors)]
-    pool = SimulatedPool(evaluators, delay, descriptors=names)
+    # Where each result's descriptors come from. "made-up": with the result, as recorded results from real
+    # evaluators would bring them (the default: the driver's work alone); "process": measured for real in
+    # one process beside the driver, which stands in for the evaluators' hosts and shares this machine's
+    # cores with it; "driver": the driver parses every source itself, as before evaluators measured them.
+    names = None if measures == "driver" else [d.name for d in descriptor_set(config.descriptors)]
+    pool = SimulatedPool(evaluators, delay, descriptors=names, made_up_measures=measures == "made-up")
     profiler = cProfile.Profile() if profile else None
     with tempfile.TemporaryDirectory() as out:
         db = open_database(f"sqlite:///{out}/kernelevo.db")
@@ -114,16 +118,17 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=1.0, help="seconds per simulated evaluation")
     parser.add_argument("--rounds", type=int, default=6, help="evaluations per evaluator")
     parser.add_argument("--counts", default="8,64,256,512")
-    parser.add_argument("--descriptors-in-driver", action="store_true",
-                        help="the driver measures each result's descriptors (before: the evaluators do it)")
+    parser.add_argument("--measures", choices=("made-up", "process", "driver"), default="made-up",
+                        help="each result's descriptors: made up with it (the driver alone), measured in one process "
+                             "beside the driver (standing in for the evaluators' hosts), or by the driver")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run at the largest count")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     counts = [int(c) for c in args.counts.split(",")]
-    rows = [measure(n, args.delay, args.rounds, False, args.descriptors_in_driver) for n in counts]
+    rows = [measure(n, args.delay, args.rounds, False, args.measures) for n in counts]
     profiled = None if args.no_profile else measure(counts[-1], args.delay, args.rounds, True,
-                                                    args.descriptors_in_driver)
+                                                    args.measures)
     table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
     for col in ("evaluators", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
                 "driver CPU ms/result"):
@@ -141,7 +146,7 @@ def main() -> None:
         report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                   "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only (2 cores)",
                   "delay_s": args.delay, "rounds": args.rounds,
-                  "descriptors_measured_by": "driver" if args.descriptors_in_driver else "evaluators",
+                  "descriptors_measured_by": args.measures,
                   "rows": rows, "profiled": profiled}
         Path(args.out).write_text(json.dumps(report, indent=2))
         console.print(f"wrote {args.out}")
