@@ -9,6 +9,7 @@ with 1 to 8 actors on a machine without GPUs.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import time
 import zlib
@@ -60,12 +61,14 @@ def simulated_result(source: str, delay_s: float) -> EvalResult:
     return result
 
 
-def made_up_measures(source: str, descriptors: list[str]) -> list[float]:
+def made_up_measures(source: str, descriptors: list[str]) -> dict[str, float]:
     """A cell's middle on each descriptor, picked by the source's hash: deterministic, spread evenly."""
-    measures = []
+    measures = {}
     for d in descriptor_set(descriptors):
-        cell = zlib.crc32(f"{d.name}:{source}".encode()) % d.cells
-        measures.append(d.low + (cell + 0.5) * (d.high - d.low) / d.cells)
+        # (not crc32: it is linear, and its low bits would move together across the descriptors)
+        digest = hashlib.blake2b(f"{d.name}:{source}".encode(), digest_size=4).digest()
+        cell = int.from_bytes(digest, "little") % d.cells
+        measures[d.name] = d.low + (cell + 0.5) * (d.high - d.low) / d.cells
     return measures
 
 

@@ -77,3 +77,18 @@ def test_a_used_up_space_ends_the_run_without_drawing_from_used_up_parents(tmp_p
     # before, the run went on until 200 produces in a row had made nothing
     failures = Counter(f.parent_ids[0] for f in stored.failures if f.kind == "duplicate")
     assert 0 < sum(failures.values()) <= DRY_AFTER * made, failures
+
+
+def test_made_up_measures_fall_in_the_middle_of_cells_spread_over_the_archive() -> None:
+    from kernelevo.archive.descriptors import descriptor_set
+    from kernelevo.archive.elites import ElitesArchive
+    from kernelevo.distributed.simulated import made_up_measures
+
+    names = [d.name for d in descriptor_set("levels")]
+    archive = ElitesArchive(descriptor_set("levels"))
+    cells = set()
+    for i in range(200):
+        measures = made_up_measures(f"# kernel {i}\n", names)
+        assert list(measures) == names and made_up_measures(f"# kernel {i}\n", names) == measures
+        cells.add(archive.cell_of(tuple(measures.values())))
+    assert len(cells) >= min(archive.cells, 20)
