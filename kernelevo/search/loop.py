@@ -286,21 +286,21 @@ class SearchLoop:
                 break
             proposal = await operator.propose(request)
         parent_ids = [p.candidate.id for p in parents]
-        if not operator.uses_llm:
-            made = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
-            self.dry_tries[first.id] = 0 if made else self.dry_tries[first.id] + 1
+        new = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
+        if not operator.uses_llm:  # a parent that keeps giving nothing new is left alone (_fresh_elites)
+            self.dry_tries[first.id] = 0 if new else self.dry_tries[first.id] + 1
         if proposal.source is None:
             self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
                                        message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
+            return None
+        if not new:
+            self._fail(OperatorFailure(operator=name, kind="duplicate", message="an identical kernel was already made",
+                                       parent_ids=parent_ids, usage=proposal.usage))
             return None
         candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=proposal.operator or name,
                               parent_ids=parent_ids,
                               prompt_id=meta.id if meta else None, island=island, note=proposal.note,
                               usage=proposal.usage)
-        if candidate.source_hash in self.state.seen_sources:
-            self._fail(OperatorFailure(operator=name, kind="duplicate", message="an identical kernel was already made",
-                                       parent_ids=parent_ids, usage=proposal.usage))
-            return None
         self._record(candidate)
         if meta is not None:
             self.store.save_prompts(self.state.prompts)
