@@ -90,17 +90,17 @@ class SimulatedPool:
         self._measurer: ProcessPoolExecutor | None = None
         # or, as results recorded on real evaluators would bring them: made-up measures, spread over the
         # cells, that cost this machine nothing (one machine cannot stand in for hundreds of hosts)
-        self.made_up_measures = made_up_measures
+        self.make_up_measures = made_up_measures
 
     async def start(self) -> None:
-        if self.descriptors and not self.made_up_measures:
+        if self.descriptors and not self.make_up_measures:
             self._measurer = ProcessPoolExecutor(1)
 
     async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
         start = time.monotonic()
         await asyncio.sleep(self.delay_s)
         result = simulated_result(candidate.source, self.delay_s)
-        if self.made_up_measures and self.descriptors:
+        if self.make_up_measures and self.descriptors:
             result.measures = made_up_measures(candidate.source, self.descriptors)
         elif self._measurer is not None and self.descriptors:
             result.measures = await asyncio.get_running_loop().run_in_executor(
