@@ -25,24 +25,23 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from kernelevo.records.candidate import Candidate, OperatorFailure, PromptEvolution, source_hash
+from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.progress import snapshot
+from kernelevo.search.prompt_evolution import evolve_prompt
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
+from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
-from kernelevo.variation.llm import LLMError
-from kernelevo.variation.metaprompt import MUTATIONS, parse_sections
 from kernelevo.variation.models import ModelPool
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
-from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
+from kernelevo.variation.prompts import HardwareFacts
 
 log = logging.getLogger(__name__)
 
-DRY_AFTER = 3  # an instant operator's fruitless tries in a row after which it leaves a parent alone
 LLM_FAILED = "the LLM failed"
 # what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
 # does not count towards the tries in a row that made nothing (new elites, on their way, may be fresh)
@@ -72,10 +71,7 @@ class SearchLoop:
         self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
-        # An instant operator's tries from each parent that made nothing new, in a row: a parent whose
-        # neighbourhood is used up is left to the LLM operators, rather than drawn from 21 times a produce
-        # (most of a busy driver's time, at a few hundred evaluators: benchmarks/driver_ceiling.py).
-        self.dry_tries: Counter[int] = Counter()
+        self.used_up = UsedUp()  # parents the instant operators have mined out
         self._island = 0
         self._last_migration = state.evaluated_count()
         self._evolutions = state.llm_samples // config.evolve_prompts_every
@@ -192,8 +188,8 @@ class SearchLoop:
             return False
         if not instant and any(op.uses_llm for op in self.operators.values()):
             return True
-        return any(self.dry_tries[e.candidate_id] < DRY_AFTER
-                   for island, hardware in self.state.archives for e in self.state.elites(island, hardware))
+        return any(self.used_up.any_fresh(self.state.elites(island, hardware))
+                   for island, hardware in self.state.archives)
 
     def _starving(self, evaluating: int) -> bool:
         return (not self.ready and evaluating < self.pool.capacity
@@ -267,7 +263,7 @@ class SearchLoop:
             broken = self.state.take_repair_target(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
-            chosen = self._parents(elites, operator.arity)
+            chosen = self.selector.parents(elites, operator.arity, self.rng)
             parents = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
                        for e in chosen]
         first = parents[0].candidate
@@ -287,8 +283,8 @@ class SearchLoop:
             proposal = await operator.propose(request)
         parent_ids = [p.candidate.id for p in parents]
         new = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
-        if not operator.uses_llm:  # a parent that keeps giving nothing new is left alone (_fresh_elites)
-            self.dry_tries[first.id] = 0 if new else self.dry_tries[first.id] + 1
+        if not operator.uses_llm:
+            self.used_up.record(first.id, made_new=new)
         if proposal.source is None:
             self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
                                        message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
@@ -307,23 +303,12 @@ class SearchLoop:
         return candidate
 
     def _fresh_elites(self, island: int, hardware: str, arity: int) -> tuple[int, list[Elite]]:
+        """Elites an instant operator has not used up: this island's, or the first island's that has some."""
         for i in [island, *range(self.config.islands)]:
-            fresh = [e for e in self.state.elites(i, hardware) if self.dry_tries[e.candidate_id] < DRY_AFTER]
+            fresh = self.used_up.fresh(self.state.elites(i, hardware))
             if len(fresh) >= arity:
                 return i, fresh
         return island, []
-
-    def _parents(self, elites: list[Elite], arity: int) -> list[Elite]:
-        """``arity`` parents, distinct where the archive allows (a crossover of a kernel with itself is none)."""
-        chosen: list[Elite] = []
-        for _ in range(arity):
-            pick = self.selector.parent(elites, self.rng)[0]
-            for _ in range(20):
-                if all(pick.candidate_id != c.candidate_id for c in chosen):
-                    break
-                pick = self.rng.choice(elites)
-            chosen.append(pick)
-        return chosen
 
     @staticmethod
     def _elite_of(elites: list[Elite], candidate_id: int) -> Elite:
@@ -376,33 +361,13 @@ class SearchLoop:
     async def _evolve_prompt(self) -> None:
         assert self.llm is not None
         self._evolutions = self.state.llm_samples // self.config.evolve_prompts_every
-        prompts = self.state.prompts
-        meta = prompts.choose(self.rng)
-        mutation = self.rng.choice(list(MUTATIONS))
-        best = None
-        hardware = self.state.hardware_types()[0] if self.state.hardware_types() else ""
-        if meta.best_candidate_id is not None:
-            best = (self.state.candidates[meta.best_candidate_id].source,
-                    self.state.result_of(meta.best_candidate_id, hardware))
-        facts = HardwareFacts.from_result(best[1] if best else None)
-        try:
-            reply = await self.llm.complete(evolve_prompt_messages(
-                meta, mutation, best, facts, language=self.spec.settings.language))
-        except LLMError as exc:
-            self._fail(OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message,
-                                       usage=exc.usage))
+        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language)
+        if isinstance(outcome, OperatorFailure):
+            self._fail(outcome)
             return
-        try:
-            sections = parse_sections(reply.text)
-        except ValueError as exc:
-            self._fail(OperatorFailure(operator="prompt-evolution", kind="unusable_reply", message=str(exc),
-                                       usage=reply.usage))
-            return
-        added = prompts.add(sections, parent_id=meta.id, mutation=mutation)
-        self.state.usage = self.state.usage + reply.usage
-        self.store.add_evolution(PromptEvolution(parent_id=meta.id, mutation=mutation,
-                                                 prompt_id=added.id if added else None, usage=reply.usage))
-        self.store.save_prompts(prompts)
+        evolution, added = outcome
+        self.store.add_evolution(evolution)
+        self.store.save_prompts(self.state.prompts)
         log.info("meta-prompt %d %s from %d", added.id if added else -1,
-                 f"made by '{mutation}'" if added else "was a duplicate, dropped", meta.id)
+                 f"made by '{evolution.mutation}'" if added else "was a duplicate, dropped", evolution.parent_id)
         self.on_event("prompt")

@@ -54,6 +54,18 @@ class Selector:
         self.picks[chosen.cell] += 1
         return chosen, kind
 
+    def parents(self, elites: list[Elite], arity: int, rng: random.Random) -> list[Elite]:
+        """``arity`` parents, distinct where the archive allows (a crossover of a kernel with itself is none)."""
+        chosen: list[Elite] = []
+        for _ in range(arity):
+            pick = self.parent(elites, rng)[0]
+            for _ in range(20):
+                if all(pick.candidate_id != c.candidate_id for c in chosen):
+                    break
+                pick = rng.choice(elites)
+            chosen.append(pick)
+        return chosen
+
     @staticmethod
     def inspirations(elites: list[Elite], parent: Elite, rng: random.Random, k: int = 2) -> list[Elite]:
         """Up to ``k`` elites from other cells: the best of them first, then random others."""

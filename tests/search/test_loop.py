@@ -129,21 +129,3 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
     stored = load_run(db, outcome.run_id).prompts
     assert stored is not None and len(stored.prompts) == len(state.prompts.prompts)
     assert re.search(r"llm-", " ".join(state.bandit.stats))
-
-
-def test_a_crossover_never_pairs_a_kernel_with_itself() -> None:
-    """With the best elite picked by exploitation every time, the second parent is still another one."""
-    import random as random_module
-
-    from kernelevo.records.elite import Elite
-    from kernelevo.search.loop import SearchLoop
-    from kernelevo.search.selection import SelectionMix, Selector
-
-    loop = SearchLoop.__new__(SearchLoop)
-    loop.selector, loop.rng = Selector(SelectionMix(1.0, 0.0, 0.0)), random_module.Random(0)
-    elites = [Elite(candidate_id=i, objective=float(i), measures=(0.0,), cell=i, rel_iqr=0.01) for i in range(3)]
-    for _ in range(50):
-        first, second = loop._parents(elites, 2)
-        assert first.candidate_id != second.candidate_id
-    [only] = loop._parents(elites[:1], 1)
-    assert loop._parents(elites[:1], 2) == [only, only]  # one elite: the only pair there is

@@ -144,3 +144,14 @@ def test_inspirations_skip_elites_sharing_the_parents_cell() -> None:
 def test_zero_inspirations_is_an_empty_list() -> None:
     pool = elites(4)
     assert Selector.inspirations(pool, pool[0], random.Random(0), k=0) == []
+
+
+def test_a_crossover_never_pairs_a_kernel_with_itself() -> None:
+    """With the best elite picked by exploitation every time, the second parent is still another one."""
+    selector, rng = Selector(SelectionMix(1.0, 0.0, 0.0)), random.Random(0)
+    elites = [Elite(candidate_id=i, objective=float(i), measures=(0.0,), cell=i, rel_iqr=0.01) for i in range(3)]
+    for _ in range(50):
+        first, second = selector.parents(elites, 2, rng)
+        assert first.candidate_id != second.candidate_id
+    [only] = selector.parents(elites[:1], 1, rng)
+    assert selector.parents(elites[:1], 2, rng) == [only, only]  # one elite: the only pair there is

@@ -1,0 +1,44 @@
+"""Meta-prompt evolution: an LLM rewrites one of the prompts the LLM operators use.
+
+Every ``evolve_prompts_every`` LLM samples the loop asks for one: a prompt is chosen, a
+mutation drawn (:data:`~kernelevo.variation.metaprompt.MUTATIONS`), and the LLM is shown the
+prompt with the best kernel it led to. The new prompt joins the archive unless it repeats
+one; a failed call or an unusable reply is an operator failure of ``prompt-evolution``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kernelevo.records.candidate import OperatorFailure, PromptEvolution
+from kernelevo.search.state import SearchState
+from kernelevo.variation.llm import LLMError
+from kernelevo.variation.metaprompt import MUTATIONS, MetaPrompt, parse_sections
+from kernelevo.variation.models import ModelPool
+from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
+
+
+async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, *, language: str
+                        ) -> tuple[PromptEvolution, MetaPrompt | None] | OperatorFailure:
+    """One evolution of ``state.prompts`` (the prompt added, or None for a duplicate), or why it failed."""
+    prompts = state.prompts
+    meta = prompts.choose(rng)
+    mutation = rng.choice(list(MUTATIONS))
+    best = None
+    hardware = state.hardware_types()[0] if state.hardware_types() else ""
+    if meta.best_candidate_id is not None:
+        best = (state.candidates[meta.best_candidate_id].source, state.result_of(meta.best_candidate_id, hardware))
+    facts = HardwareFacts.from_result(best[1] if best else None)
+    try:
+        reply = await llm.complete(evolve_prompt_messages(meta, mutation, best, facts, language=language))
+    except LLMError as exc:
+        return OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message, usage=exc.usage)
+    try:
+        sections = parse_sections(reply.text)
+    except ValueError as exc:
+        return OperatorFailure(operator="prompt-evolution", kind="unusable_reply", message=str(exc),
+                               usage=reply.usage)
+    added = prompts.add(sections, parent_id=meta.id, mutation=mutation)
+    state.usage = state.usage + reply.usage
+    return PromptEvolution(parent_id=meta.id, mutation=mutation, prompt_id=added.id if added else None,
+                           usage=reply.usage), added
