@@ -219,11 +219,26 @@ class Sandbox:
         ``time.perf_counter()`` at which it arrived. On a timeout the child is killed and
         :class:`SandboxFailure` names the phase that ran out.
         """
+        self.send(request)
+        return self.reply(deadlines, first_phase=first_phase, on_progress=on_progress)
+
+    def send(self, request: Any) -> None:
+        """Send ``request`` without waiting: :meth:`reply` collects the answer."""
         assert self._conn is not None, "start() the sandbox first"
         try:
             self._conn.send(request)  # a child still starting reads it once ready, and answers "ready" first
         except (OSError, BrokenPipeError):
             raise self._death("send") from None
+
+    def reply(
+        self,
+        deadlines: Mapping[str, float],
+        *,
+        first_phase: str = "run",
+        on_progress: Callable[[Progress, float], None] | None = None,
+    ) -> Any:
+        """The answer to the request last sent, under ``deadlines`` (see :meth:`call`)."""
+        assert self._conn is not None, "start() the sandbox first"
         if not self._ready:
             self.wait_ready(deadlines.get("start", 120.0))
         phase, detail = first_phase, ""

@@ -21,6 +21,8 @@ from kernelevo.spec.sizes import GIB, gib
 
 MIB = 1 << 20
 CHILD_CONTEXT_BYTES = 1 * GIB  # the child's CUDA context and library workspaces: outside its allocator's limit
+# the candidate's child, and the next one, which makes its context while the candidate is checked (child_pool.py)
+CHILD_CONTEXTS = 2
 COMPARE_BYTES = 512 * MIB  # the judge's chunked comparisons (kernelevo.utils.tensors)
 CHILD_SCRATCH_BYTES = 512 * MIB  # an honest candidate's own room beyond its outputs, and the L2 flush buffer
 
@@ -42,13 +44,14 @@ def plan_memory(*, device_bytes: int, judge_resident_bytes: int, variants: dict[
     working = max((v.reference_peak_bytes or 0) for v in variants.values())
     judge = judge_resident_bytes + working + COMPARE_BYTES
     need = max(_child_need(v) for v in variants.values())
-    limit = device_bytes - judge - CHILD_CONTEXT_BYTES
+    contexts = CHILD_CONTEXTS * CHILD_CONTEXT_BYTES
+    limit = device_bytes - judge - contexts
     live = max(v.min_bytes for v in variants.values())
     if limit < need:
         raise SpecError(
             f"the spec holds {gib(live)} of live data (inputs, outputs and parameters of its largest variant); "
             f"judging a kernel needs {gib(judge)} on the reference's side (what the judge keeps, and one reference "
-            f"run at its peak of {gib(working)}) and at least {gib(need + CHILD_CONTEXT_BYTES)} on the candidate's, "
+            f"run at its peak of {gib(working)}) and at least {gib(need + contexts)} on the candidate's, "
             f"but this evaluation has {gib(device_bytes)} of GPU memory: judge it on a larger GPU, "
             f"or time a smaller variant")
     info = variants[timed]

@@ -235,6 +235,7 @@ class _Stages:
     def _timing(self) -> None:
         self.result.stage = Stage.TIMING
         self.result.timed_variant = self.judge.timed_variant
+        self.judge.pool.settle()  # no spare child makes its CUDA context while this one is timed
         start = time.perf_counter()
         kernel = self._time_candidate()
         self.result.costs.timing_s += time.perf_counter() - start

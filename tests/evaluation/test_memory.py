@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernelevo.evaluation.memory import CHILD_CONTEXT_BYTES, MemoryPlan, plan_memory
+from kernelevo.evaluation.memory import CHILD_CONTEXT_BYTES, CHILD_CONTEXTS, MemoryPlan, plan_memory
 from kernelevo.spec import SpecError
 from kernelevo.spec.probe import TensorInfo, VariantInfo
 from kernelevo.spec.sizes import GIB
@@ -30,7 +30,7 @@ def test_a_7_gib_in_7_gib_out_spec_fits_in_5d_plus_4_gib() -> None:
     live = 14 * GIB
     p = plan(5 * live + 4 * GIB, elements)
     assert p.live_data_bytes == live
-    assert p.judge_bytes + p.child_limit_bytes + CHILD_CONTEXT_BYTES == p.device_bytes
+    assert p.judge_bytes + p.child_limit_bytes + CHILD_CONTEXTS * CHILD_CONTEXT_BYTES == p.device_bytes
     assert p.child_limit_bytes >= p.child_need_bytes >= live  # inputs and outputs, or inputs twice
     assert p.timing_sets >= 2
 
