@@ -18,6 +18,7 @@ import numpy as np
 from ribs.archives import GridArchive
 
 from kernelevo.archive.descriptors import Descriptor
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.elite import Elite
 
 
@@ -60,6 +61,7 @@ class ElitesArchive:
             seed=seed,
         )
         self._elites: list[Elite] | None = None  # elites() since the last change
+        self._race: Race | None = None  # race() since the last change
 
     def __len__(self) -> int:
         return len(self.grid)
@@ -95,7 +97,7 @@ class ElitesArchive:
                 return AddOutcome(AddStatus.TIE, cell, current)
         self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
                              candidate_id=candidate_id, rel_iqr=rel_iqr)
-        self._elites = None
+        self._elites, self._race = None, None
         return AddOutcome(AddStatus.NEW_CELL if current is None else AddStatus.IMPROVED, cell, current)
 
     def elites(self) -> list[Elite]:
@@ -108,6 +110,15 @@ class ElitesArchive:
                                                      data["index"], data["rel_iqr"], strict=True)
             ]
         return list(self._elites)
+
+    def race(self) -> Race:
+        """What a candidate must beat to enter: each occupied cell's objective and spread (evaluation.racing)."""
+        if self._race is None:
+            self._race = Race(dims=tuple(d.cells for d in self.descriptors),
+                              ranges=tuple((float(d.low), float(d.high)) for d in self.descriptors),
+                              descriptors=tuple(d.name for d in self.descriptors),
+                              incumbents={e.cell: (e.objective, e.rel_iqr) for e in self.elites()})
+        return self._race
 
     def best(self) -> Elite | None:
         best = self.grid.best_elite

@@ -17,6 +17,7 @@ import threading
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
 from kernelevo.evaluation.evaluator import slots_for
+from kernelevo.evaluation.racing import Race
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
 
@@ -42,8 +43,8 @@ class EvaluatorActor:
             return str(exc)
         return None
 
-    def evaluate(self, spec: Spec, source: str) -> EvalResult:
-        return self._evaluator(spec).evaluate(source)
+    def evaluate(self, spec: Spec, source: str, race: Race | None = None) -> EvalResult:
+        return self._evaluator(spec).evaluate(source, race)
 
     def release(self, spec: Spec) -> None:
         """Close the spec's judge and children: its GPU memory goes to the next spec's."""

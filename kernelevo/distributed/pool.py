@@ -23,8 +23,10 @@ from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
 from kernelevo.evaluation.evaluator import static_rejection
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import ErrorKind, Stage
+from kernelevo.search.pool import Races
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
 
@@ -106,19 +108,21 @@ class RayEvaluatorPool:
         self.workers = min(len(t.actors) for t in self.targets)
         self.capacity = min(t.free.qsize() for t in self.targets)
 
-    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
         static = static_rejection(candidate.source, self.spec, self.options)
         if static is not None:
             return [(t.label, static) for t in self.targets]
-        return list(await asyncio.gather(*(self._on(target, candidate) for target in self.targets)))
+        races = races or {}
+        return list(await asyncio.gather(*(self._on(target, candidate, races.get(target.label))
+                                           for target in self.targets)))
 
-    async def _on(self, target: Target, candidate: Candidate) -> tuple[str, EvalResult]:
+    async def _on(self, target: Target, candidate: Candidate, race: Race | None) -> tuple[str, EvalResult]:
         from ray.exceptions import RayActorError
 
         for attempt in range(1, MAX_ATTEMPTS + 1):
             actor = await target.free.get()
             try:
-                result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source)
+                result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source, race)
             except RayActorError as exc:
                 # Ray restarts the actor; it rejoins the free queue and may well take the retry.
                 target.free.put_nowait(actor)

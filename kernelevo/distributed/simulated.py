@@ -17,8 +17,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from kernelevo.archive.descriptors import descriptor_set, measure
 from kernelevo.evaluation import EvalOptions, EvalResult
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import Environment, Stage, Timing
+from kernelevo.search.pool import Races
 from kernelevo.spec import Spec
 
 
@@ -34,7 +36,7 @@ class SimulatedEvaluatorActor:
     def prepare(self, spec: Spec) -> str | None:
         return None
 
-    def evaluate(self, spec: Spec, source: str) -> EvalResult:
+    def evaluate(self, spec: Spec, source: str, race: Race | None = None) -> EvalResult:
         time.sleep(self.delay_s)
         result = simulated_result(source, self.delay_s)
         if self.options.descriptors:  # as a real evaluator does: measured here, not in the driver
@@ -96,7 +98,7 @@ class SimulatedPool:
         if self.descriptors and not self.make_up_measures:
             self._measurer = ProcessPoolExecutor(1)
 
-    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
         start = time.monotonic()
         await asyncio.sleep(self.delay_s)
         result = simulated_result(candidate.source, self.delay_s)

@@ -251,7 +251,7 @@ class CandidateRunner:
                     warmup_ms=request.warmup_ms, min_reps=request.min_reps, min_measure_ms=request.min_measure_ms,
                     max_reps=request.max_reps, budget_ms=request.budget_ms,
                     target_rel_iqr=request.target_rel_iqr, interpreted=not self.gpu,
-                    on_loop_start=lambda: self._progress("timed_loop"),
+                    on_loop_start=lambda: self._progress("timed_loop"), race_ms=request.race_ms,
                 )
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file))

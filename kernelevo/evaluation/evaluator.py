@@ -39,6 +39,7 @@ from kernelevo.evaluation.protocol import (
     JudgeInfo,
     JudgeSetup,
 )
+from kernelevo.evaluation.racing import Race
 from kernelevo.evaluation.spec_cache import (
     baseline_key,
     flops_key,
@@ -196,8 +197,12 @@ class Evaluator:
         self.close()
 
     # -- evaluation ----------------------------------------------------------------------------
-    def evaluate(self, candidate: Any) -> EvalResult:
-        """Judge one candidate (source text or an object with ``.source``); never raises."""
+    def evaluate(self, candidate: Any, race: Race | None = None) -> EvalResult:
+        """Judge one candidate (source text or an object with ``.source``); never raises.
+
+        ``race``: the archive's elites it must beat; a candidate clearly slower than its cell's
+        elite is timed only until that is clear (:mod:`kernelevo.evaluation.racing`).
+        """
         started = time.perf_counter()
         source = source_of(candidate)
         result = static_rejection(source, self.spec, self.options)
@@ -205,7 +210,7 @@ class Evaluator:
         if result is None and self.spec.settings.language == "cuda" and not self.gpu:
             result = self._cuda_without_gpu(source)
         elif result is None:
-            result = self._compile_and_judge(source)
+            result = self._compile_and_judge(source, race)
         result.interpreted = result.interpreted or not self.gpu
         if result.ok and self.options.descriptors:
             result.measures = measure(self.options.descriptors, source, result)
@@ -271,7 +276,7 @@ class Evaluator:
             result.costs.judge_start_parts = start.judge_start_parts
             self._start_costs = None
 
-    def _compile_and_judge(self, source: str) -> EvalResult:
+    def _compile_and_judge(self, source: str, race: Race | None = None) -> EvalResult:
         """On a GPU, compile ahead into the candidate's own Triton cache; then judge it holding the GPU."""
         cache = self._new_cache()
         try:
@@ -287,7 +292,7 @@ class Evaluator:
                 before = _cubins(cache)
                 with self._judge_lock:
                     judged = time.perf_counter()
-                    result = self._in_judge(source, cache)
+                    result = self._in_judge(source, cache, race)
                     result.costs.judge_s = time.perf_counter() - judged
                     self._take_start_costs(result)
                 if precompiled is not None:
@@ -332,14 +337,14 @@ class Evaluator:
             if box is not None:
                 box.kill()
 
-    def _in_judge(self, source: str, cache: str | None) -> EvalResult:
+    def _in_judge(self, source: str, cache: str | None, race: Race | None = None) -> EvalResult:
         try:
             self.start()
         except SpecError as exc:
             return EvalResult(stage=Stage.COMPILE, error=ErrorKind.SPEC_ERROR, message=str(exc))
         assert self._judge is not None
         try:
-            return self._judge.call(EvaluateRequest(source, cache), {"*": self._judge_deadline_s()})
+            return self._judge.call(EvaluateRequest(source, cache, race), {"*": self._judge_deadline_s()})
         except SandboxFailure as exc:
             # The judge itself failed (not the candidate): restart it for the next candidate.
             log.warning("judge failed (%s); restarting it", exc.message)

@@ -114,7 +114,7 @@ class Judge:
         from kernelevo.evaluation.stages import judge_candidate
 
         if isinstance(request, EvaluateRequest):
-            return judge_candidate(self, request.source, request.triton_cache)
+            return judge_candidate(self, request.source, request.triton_cache, request.race)
         if isinstance(request, Describe):
             return self.describe()
         if isinstance(request, BaselinesRequest):

@@ -43,6 +43,7 @@ class EvalOptions(BaseModel):
     max_reps: int = Field(default=1000, ge=1)
     timing_budget_ms: float = Field(default=1000.0, gt=0)  # per callable, adaptive repetitions stop here
     target_rel_iqr: float = Field(default=0.02, gt=0)  # stop early once IQR/median is below this
+    racing: bool = True  # stop timing a candidate clearly slower than its archive cell's elite (racing.py)
     timing_input_sets: int = Field(default=3, ge=1)  # rotated, so no call finds its inputs in cache
     baselines: list[str] | None = None  # "eager", "compile"; None: both on GPU, eager on CPU
     aot_metadata: bool = True  # without a GPU, compile for sm_90 ahead of time for registers and spills

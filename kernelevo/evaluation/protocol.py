@@ -14,6 +14,7 @@ from typing import Any
 from kernelevo.evaluation.memory import MemoryPlan
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import GpuTarget
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.result import CudaBuild, Environment, ErrorKind, KernelMetadata, Timing
 from kernelevo.spec.spec import Spec
 
@@ -33,6 +34,7 @@ class JudgeSetup:
 class EvaluateRequest:
     source: str
     triton_cache: str | None = None  # this candidate's own Triton cache, perhaps filled ahead of time
+    race: Race | None = None  # the elites it must beat (evaluation.racing); None: time it in full
 
 
 @dataclass
@@ -142,6 +144,7 @@ class TimeRequest:
     max_reps: int
     budget_ms: float
     target_rel_iqr: float
+    race_ms: float | None = None  # stop once clearly slower than this (raw samples' ms; see racing.py)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.aot import AotRequest
 from kernelevo.evaluation.compare import Verdict, compare_outputs
 from kernelevo.evaluation.protocol import (
@@ -29,6 +30,7 @@ from kernelevo.evaluation.protocol import (
     TimeReply,
     TimeRequest,
 )
+from kernelevo.evaluation.racing import Race, clearly_slower
 from kernelevo.evaluation.timing import MAX_COVER_MS, summarize
 from kernelevo.records.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
@@ -52,8 +54,8 @@ class Rejected(Exception):
         self.kind, self.message, self.mismatch = kind, message, mismatch
 
 
-def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) -> EvalResult:
-    """Evaluate ``source`` in a fresh child of ``judge``; never raises."""
+def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, race: Race | None = None) -> EvalResult:
+    """Evaluate ``source`` in a fresh child of ``judge``; never raises. ``race``: the elites it must beat."""
     started = time.perf_counter()
     result = EvalResult(environment=judge.environment, interpreted=not judge.gpu)
     if judge.memory is not None:
@@ -64,7 +66,7 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None) 
     child, waited = None, 0.0
     try:
         child, waited = judge.pool.take()
-        _Stages(judge, child, result, triton_cache).run(source)
+        _Stages(judge, child, result, triton_cache, race).run(source)
     except Rejected as exc:
         result.correct, result.error, result.message, result.mismatch = False, exc.kind, exc.message, exc.mismatch
     except SandboxFailure as exc:
@@ -97,8 +99,10 @@ def _failure(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
 
 
 class _Stages:
-    def __init__(self, judge: Judge, child: Sandbox, result: EvalResult, triton_cache: str | None) -> None:
+    def __init__(self, judge: Judge, child: Sandbox, result: EvalResult, triton_cache: str | None,
+                 race: Race | None) -> None:
         self.judge, self.child, self.result, self.triton_cache = judge, child, result, triton_cache
+        self.race = race if judge.gpu and judge.options.racing else None  # an interpreter's times decide nothing
         self.opts = judge.options
         self.cuda = judge.spec.settings.language == "cuda"
         self.child_source = ""
@@ -237,24 +241,33 @@ class _Stages:
         self.result.timed_variant = self.judge.timed_variant
         self.judge.pool.settle()  # no spare child makes its CUDA context while this one is timed
         start = time.perf_counter()
-        kernel = self._time_candidate()
-        self.result.costs.timing_s += time.perf_counter() - start
-        start = time.perf_counter()
         baselines = self.judge.baselines()
         self.result.costs.baselines_s += time.perf_counter() - start
+        start = time.perf_counter()
+        kernel = self._time_candidate(self._race_ms(baselines))
+        self.result.costs.timing_s += time.perf_counter() - start
         self._record(kernel, baselines)
         if (self.result.speedup_compile or 0) > self.opts.remeasure_above and not self.result.interpreted:
             self.result.remeasured = True
             self._record(self._time_candidate(), self.judge.measure_baselines())
         self._check_floor()
 
-    def _time_candidate(self) -> Timing:
+    def _race_ms(self, baselines: dict[str, Timing | str]) -> float | None:
+        """The raw sample (ms) above which this candidate is clearly slower than its cell's elite, if any."""
+        eager = baselines.get("eager")
+        if self.race is None or not isinstance(eager, Timing):
+            return None
+        measures = measure(list(self.race.descriptors), self.child_source, self.result)
+        threshold = self.race.threshold_ms(measures, eager.median_ms)
+        return None if threshold is None else threshold + self.judge.bracket_ms
+
+    def _time_candidate(self, race_ms: float | None = None) -> Timing:
         from kernelevo.evaluation.judge import fresh_seed
 
         opts = self.opts
         request = TimeRequest(self.judge.timed_variant, [fresh_seed() for _ in self.judge.timing_seeds],
                               opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,
-                              opts.timing_budget_ms, opts.target_rel_iqr)
+                              opts.timing_budget_ms, opts.target_rel_iqr, race_ms)
         marks: dict[str, float] = {}
 
         def mark(note: Progress, at: float) -> None:
@@ -278,10 +291,15 @@ class _Stages:
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
         self._cross_check(reply, received - marks["timed_loop"])
-        # The summary is the judge's own, from the raw samples: the child's could be doctored.
         t = reply.timing
+        if t.raced and (race_ms is None or not clearly_slower(samples, race_ms)):
+            raise Rejected(ErrorKind.TIMER_MISMATCH,
+                           "the child stopped its timing early, but its samples do not show the kernel clearly "
+                           "slower than its archive cell's elite: the harness was tampered with")
+        # The summary is the judge's own, from the raw samples: the child's could be doctored.
         return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
-                         input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms)
+                         input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms,
+                         raced=t.raced)
 
     def _cross_check(self, reply: TimeReply, seen_s: float) -> None:
         """The child's times must account for the wall time the judge saw its loop take.

@@ -38,6 +38,7 @@ from typing import Any
 
 import torch
 
+from kernelevo.evaluation.racing import clearly_slower, looks
 from kernelevo.records.result import Timing
 
 # Bound once, when the harness imports this module and before any candidate is imported: a
@@ -105,6 +106,7 @@ def time_callable(
     interpreted: bool = False,
     on_loop_start: Callable[[], None] | None = None,
     bracket_ms: float = 0.0,
+    race_ms: float | None = None,
 ) -> TimingRun:
     """Time ``fn(*inputs)`` over rotated ``input_sets``; see the module docstring.
 
@@ -114,7 +116,8 @@ def time_callable(
     below ``target_rel_iqr`` or ``budget_ms`` of wall time has passed. ``on_loop_start``
     is called right before the first measured call, so a parent can time the loop.
     ``bracket_ms`` (:func:`bracket_overhead_ms`) is subtracted from the summary, not from
-    the raw samples.
+    the raw samples. With ``race_ms`` (raw samples' units), the loop also stops once the
+    samples show the callable clearly slower than that (:mod:`kernelevo.evaluation.racing`).
     """
     if not input_sets:
         raise ValueError("time_callable needs at least one input set")
@@ -133,6 +136,8 @@ def time_callable(
     deadline = loop_start + budget_ms / 1000.0
     start_evt = _Event(enable_timing=True) if cuda else None
     end_evt = _Event(enable_timing=True) if cuda else None
+    race_looks = looks(min_reps) if race_ms is not None else set()
+    raced = False
     while len(samples) < max_reps:
         inputs = input_sets[len(samples) % len(input_sets)]
         if flusher is not None:
@@ -152,13 +157,17 @@ def time_callable(
             t0 = _perf_counter()
             fn(*inputs)
             samples.append((_perf_counter() - t0) * 1000.0)
+        if len(samples) in race_looks and clearly_slower(samples, race_ms):  # type: ignore[arg-type]
+            raced = True
+            break
         enough = len(samples) >= min_reps and sum(samples) >= min_measure_ms
         if enough and (_perf_counter() >= deadline or _settled(samples, target_rel_iqr)):
             break
     loop_wall = _perf_counter() - loop_start
     timing = summarize(samples, method="cuda_events" if cuda else "perf_counter", interpreted=interpreted,
                        l2_flushed=flusher is not None and flusher.buffer is not None, input_sets=len(input_sets),
-                       host_launch_ms=_quantiles(enqueue_ms)[1] if enqueue_ms else None, bracket_ms=bracket_ms)
+                       host_launch_ms=_quantiles(enqueue_ms)[1] if enqueue_ms else None, bracket_ms=bracket_ms,
+                       raced=raced)
     return TimingRun(timing=timing, samples_ms=samples, loop_wall_s=loop_wall, covers_ms=covers)
 
 
@@ -216,7 +225,8 @@ def _sleep_cycles_per_ms() -> float:
 
 
 def summarize(samples: Sequence[float], *, method: str, interpreted: bool, l2_flushed: bool,
-              input_sets: int, host_launch_ms: float | None = None, bracket_ms: float = 0.0) -> Timing:
+              input_sets: int, host_launch_ms: float | None = None, bracket_ms: float = 0.0,
+              raced: bool = False) -> Timing:
     """Median, IQR, min and mean of ``samples`` less ``bracket_ms`` (ms): also how the judge re-derives a
     child's summary from its raw samples."""
     samples = [max(s - bracket_ms, 0.0) for s in samples]
@@ -233,6 +243,7 @@ def summarize(samples: Sequence[float], *, method: str, interpreted: bool, l2_fl
         input_sets=input_sets,
         host_launch_ms=host_launch_ms,
         bracket_ms=bracket_ms,
+        raced=raced,
     )
 
 

@@ -84,6 +84,9 @@ class Timing(BaseModel):
     # median_ms: the GPU is kept busy while the host launches, so the events time only the GPU's work.
     host_launch_ms: float | None = None
     bracket_ms: float = 0.0  # GPU: the event bracket's own time, measured by the judge and taken off each sample
+    # stopped early, clearly slower than the elite of its archive cell (kernelevo.evaluation.racing): the
+    # median is from fewer samples, and is above the elite's by more than the noise
+    raced: bool = False
 
     @property
     def relative_iqr(self) -> float:

@@ -322,7 +322,7 @@ class SearchLoop:
 
     # -- evaluating --------------------------------------------------------------------------------
     async def _evaluate(self, candidate: Candidate) -> None:
-        results = await self.pool.evaluate(candidate)
+        results = await self.pool.evaluate(candidate, self.state.races(candidate.island))
         self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
         told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
         self.store.add_evaluations(told)

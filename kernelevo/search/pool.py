@@ -9,11 +9,15 @@ loop never blocks: while an evaluation runs, LLM calls for the next candidates g
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Protocol
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate
 from kernelevo.spec import Spec
+
+Races = Mapping[str, Race]  # hardware type -> the elites a candidate must beat there
 
 
 class EvaluatorPool(Protocol):
@@ -22,8 +26,12 @@ class EvaluatorPool(Protocol):
 
     async def start(self) -> None: ...
 
-    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
-        """The candidate's result on each hardware type the run targets."""
+    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
+        """The candidate's result on each hardware type the run targets.
+
+        ``races``: per hardware type, the elites the candidate must beat there (see
+        :mod:`kernelevo.evaluation.racing`); a hardware type not in it times in full.
+        """
         ...
 
     async def close(self) -> None: ...
@@ -49,10 +57,11 @@ class LocalEvaluatorPool:
             for _ in range(ev.slots):
                 self._free.put_nowait(ev)
 
-    async def evaluate(self, candidate: Candidate) -> list[tuple[str, EvalResult]]:
+    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
         evaluator = await self._free.get()
+        race = (races or {}).get(self.hardware)
         try:
-            result = await asyncio.to_thread(evaluator.evaluate, candidate.source)
+            result = await asyncio.to_thread(evaluator.evaluate, candidate.source, race)
         finally:
             self._free.put_nowait(evaluator)
         if result.environment is not None:

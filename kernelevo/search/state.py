@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
 from kernelevo.archive.elites import ElitesArchive
+from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
@@ -94,6 +95,10 @@ class SearchState:
         if key not in self.archives:
             self.archives[key] = ElitesArchive(self.descriptors, tie_tolerance=self.tie_tolerance)
         return self.archives[key]
+
+    def races(self, island: int) -> dict[str, Race]:
+        """Per hardware type, the elites a candidate of ``island`` must beat (a slower one's timing stops early)."""
+        return {hardware: archive.race() for (isl, hardware), archive in self.archives.items() if isl == island}
 
     # -- results ---------------------------------------------------------------------------------
     def measure(self, candidate: Candidate, result: EvalResult) -> list[float]:

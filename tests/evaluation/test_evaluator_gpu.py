@@ -76,3 +76,30 @@ def test_baselines_are_cached_on_disk_for_the_next_judge(examples_dir: Path, tmp
     assert second.eager == first.eager and second.compiled == first.compiled  # the very same timings
     assert not third.baselines_cached and third.eager != first.eager  # measured again
     assert list((tmp_path / "baselines").glob("*.json"))
+
+
+def test_a_candidate_clearly_slower_than_its_cells_elite_stops_timing_early(examples_dir: Path) -> None:
+    """Racing: against an elite 4x faster in every cell the timing stops early, marked raced; against one
+    4x slower, or in an empty cell, it runs in full; the verdict stays correct."""
+    import math
+    from dataclasses import replace
+
+    from kernelevo.archive.descriptors import descriptor_set
+    from kernelevo.archive.elites import ElitesArchive
+
+    spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
+    seed = (examples_dir / "gelu" / "seed.py").read_text()
+    empty = ElitesArchive(descriptor_set("levels")).race()
+    with Evaluator(spec, EvalOptions(device="cuda", descriptors=list(empty.descriptors))) as evaluator:
+        full = evaluator.evaluate(seed, empty)
+        assert full.ok and full.kernel is not None and full.eager is not None and not full.kernel.raced
+        objective = math.log(full.eager.median_ms / full.kernel.median_ms)
+        every_cell = range(math.prod(empty.dims))
+        faster = replace(empty, incumbents={c: (objective + math.log(4), 0.01) for c in every_cell})
+        slower = replace(empty, incumbents={c: (objective - math.log(4), 0.01) for c in every_cell})
+        raced, timed = evaluator.evaluate(seed, faster), evaluator.evaluate(seed, slower)
+    assert raced.ok and raced.kernel is not None and raced.kernel.raced, raced.message
+    assert raced.kernel.repetitions < full.kernel.repetitions / 4
+    assert raced.kernel.median_ms > 0.8 * full.kernel.median_ms  # fewer samples, the same kernel
+    assert timed.ok and timed.kernel is not None and not timed.kernel.raced
+    assert timed.kernel.repetitions >= full.kernel.repetitions / 2
