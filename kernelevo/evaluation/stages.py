@@ -31,7 +31,7 @@ from kernelevo.evaluation.protocol import (
     TimeRequest,
 )
 from kernelevo.evaluation.racing import Race, clearly_slower
-from kernelevo.evaluation.timing import MAX_COVER_MS, summarize
+from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
 from kernelevo.records.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.utils.tensors import equal
@@ -44,6 +44,10 @@ _TRIALS = {
     "address_reuse": "the same input buffers refilled with new values",
     "repeat": "the first inputs again",
 }
+
+
+class _WallMismatch(Exception):
+    """The timed loop's wall time is not accounted for by the child's samples (see _Stages._cross_check)."""
 
 
 class Rejected(Exception):
@@ -262,6 +266,24 @@ class _Stages:
         return None if threshold is None else threshold + self.judge.bracket_ms
 
     def _time_candidate(self, race_ms: float | None = None) -> Timing:
+        """The candidate's timing, checked; a wall-time cross-check that fails is tried once more.
+
+        A host busy with other work (other evaluators' compiles and children, a profiler)
+        stretches the loop's wall time as work outside the timed region would: an honest
+        GELU was rejected so, once in 52 candidates, while GPU tests ran on the host's other
+        GPU (benchmarks/README.md). So the judge measures its per-call overhead again, as the
+        host is now, and times once more; work that really runs outside the region fails again.
+        """
+        try:
+            return self._time_once(race_ms, self.judge.overhead_ms)
+        except _WallMismatch:
+            overhead_ms = max(self.judge.overhead_ms, per_call_overhead_ms(self.judge.device, self.judge.flusher))
+            try:
+                return self._time_once(race_ms, overhead_ms)
+            except _WallMismatch as exc:
+                raise Rejected(ErrorKind.TIMER_MISMATCH, str(exc)) from None
+
+    def _time_once(self, race_ms: float | None, overhead_ms: float) -> Timing:
         from kernelevo.evaluation.judge import fresh_seed
 
         opts = self.opts
@@ -290,7 +312,7 @@ class _Stages:
         covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
-        self._cross_check(reply, received - marks["timed_loop"])
+        self._cross_check(reply, received - marks["timed_loop"], overhead_ms)
         t = reply.timing
         if t.raced and (race_ms is None or not clearly_slower(samples, race_ms)):
             raise Rejected(ErrorKind.TIMER_MISMATCH,
@@ -301,22 +323,22 @@ class _Stages:
                          input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms,
                          raced=t.raced)
 
-    def _cross_check(self, reply: TimeReply, seen_s: float) -> None:
+    @staticmethod
+    def _cross_check(reply: TimeReply, seen_s: float, per_call_ms: float) -> None:
         """The child's times must account for the wall time the judge saw its loop take.
 
         Each call's wall time is the judge's measured overhead (flush, events, synchronize),
         the GPU's sleep while the host launched (the cover), and the call's own GPU time.
         """
         reps = reply.timing.repetitions
-        overhead_ms = reps * self.judge.overhead_ms + sum(reply.covers_ms)
+        overhead_ms = reps * per_call_ms + sum(reply.covers_ms)
         unexplained_ms = seen_s * 1e3 - overhead_ms
         reported_ms = sum(reply.samples_ms)
         if unexplained_ms > 0 and reported_ms < 0.5 * unexplained_ms - 0.05 * reps:
-            raise Rejected(
-                ErrorKind.TIMER_MISMATCH,
+            raise _WallMismatch(
                 f"the child reported {reported_ms:.3f} ms of kernel time over {reps} calls, but the judge saw the loop "
                 f"take {seen_s * 1e3:.3f} ms, of which at most {overhead_ms:.3f} ms is overhead: "
-                "work ran outside the timed region (a side stream, a thread or a patched timer)",
+                "work ran outside the timed region (a side stream, a thread or a patched timer)"
             )
 
     def _record(self, kernel: Timing, baselines: dict[str, Timing | str]) -> None:
