@@ -5,7 +5,9 @@ Two kinds of task run side by side on one event loop:
 - *produce*: select a parent (and inspirations) from the archive, choose an operator (a
   bandit over recent successes) and a meta-prompt, and run the operator (an LLM call, or
   the template operator's instant edit) into a new candidate;
-- *evaluate*: hand a ready candidate to the evaluator pool and tell the state its result.
+- *evaluate*: hand a ready candidate to the evaluator pool; the loop tells the state its
+  result once the evaluators it freed have their next candidates (hundreds of results can
+  land together, and telling them all first would leave those evaluators idle meanwhile).
 
 The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
 evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
@@ -27,6 +29,7 @@ from typing import Any
 
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
+from kernelevo.records.result import EvalResult
 from kernelevo.search.config import RunConfig
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.progress import snapshot
@@ -41,6 +44,9 @@ from kernelevo.variation.operators import Operator, Parent, VariationRequest
 from kernelevo.variation.prompts import HardwareFacts
 
 log = logging.getLogger(__name__)
+# Results told between two turns of the loop: 512 that land together take about 0.8 s to tell
+# (benchmarks/driver_ceiling.py), time in which other results land and the operators make the next round.
+TELL_CHUNK = 32
 
 LLM_FAILED = "the LLM failed"
 # what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
@@ -114,6 +120,7 @@ class SearchLoop:
         # Finished tasks queue up as they finish: waiting on all of them (asyncio.wait) costs time in
         # proportion to the tasks in flight on every wake-up, hundreds with hundreds of evaluators.
         finished: asyncio.Queue[asyncio.Task[object]] = asyncio.Queue()
+        untold: list[tuple[Candidate, list[tuple[str, EvalResult]]]] = []  # results not told the state yet
 
         def start(work: Coroutine[Any, Any, object], kind: str) -> None:
             task = asyncio.create_task(work)
@@ -139,9 +146,23 @@ class SearchLoop:
                 if self._evolution_due() and not running("evolve"):
                     start(self._evolve_prompt(), "evolve")
             # A stopped run starts no evaluation: what is ready stays pending, and a resume evaluates it.
+            started = False
             while not self.stopped and self.ready and running("evaluate") < self.pool.capacity \
-                    and not self._evaluation_budget_full(running("evaluate")):
+                    and not self._evaluation_budget_full(running("evaluate") + len(untold)):
                 start(self._evaluate(self.ready.pop(0)), "evaluate")
+                started = True
+            if untold:
+                if started:  # the new evaluations reach their evaluators before the results are told
+                    await asyncio.sleep(0)
+                for i, (candidate, results) in enumerate(untold):
+                    if i and not i % TELL_CHUNK:  # the operators refill the queue of ready candidates meanwhile
+                        await asyncio.sleep(0)
+                    try:
+                        self._tell(candidate, results)
+                    except Exception as exc:  # one result that cannot be recorded must not end the search
+                        log.error("telling candidate %d's result failed: %r", candidate.id, exc)
+                untold.clear()
+                continue  # what was told may stop the run, or let operators produce again
             if self.stopped:
                 for task, kind in tasks.items():
                     if kind != "evaluate":
@@ -164,6 +185,9 @@ class SearchLoop:
                     log.error("%s task failed: %r", kind, task.exception())
                     continue
                 made = task.result()
+                if kind == "evaluate":
+                    untold.append(made)  # type: ignore[arg-type]
+                    continue
                 self._check_models()
                 if isinstance(made, Candidate):
                     self.ready.append(made)
@@ -321,8 +345,11 @@ class SearchLoop:
         self.on_event("failure")
 
     # -- evaluating --------------------------------------------------------------------------------
-    async def _evaluate(self, candidate: Candidate) -> None:
-        results = await self.pool.evaluate(candidate, self.state.races(candidate.island))
+    async def _evaluate(self, candidate: Candidate) -> tuple[Candidate, list[tuple[str, EvalResult]]]:
+        return candidate, await self.pool.evaluate(candidate, self.state.races(candidate.island))
+
+    def _tell(self, candidate: Candidate, results: list[tuple[str, EvalResult]]) -> None:
+        """Record a candidate's results: the archive, the store, the model bandit, progress."""
         self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
         told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
         self.store.add_evaluations(told)

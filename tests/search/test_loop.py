@@ -129,3 +129,36 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
     stored = load_run(db, outcome.run_id).prompts
     assert stored is not None and len(stored.prompts) == len(state.prompts.prompts)
     assert re.search(r"llm-", " ".join(state.bandit.stats))
+
+
+def test_freed_evaluators_get_their_next_candidates_before_the_results_are_told(examples_dir: Path, tmp_path: Path,
+                                                                              db) -> None:
+    """Results that land together are told after the evaluators they freed have new candidates: at some
+    evaluation's start, results have come back that the search state has not been told yet (and every
+    result is told in the end)."""
+    from kernelevo.distributed.simulated import SimulatedPool
+
+    told = 0
+
+    def on_event(kind: str) -> None:
+        nonlocal told
+        told += kind == "evaluation"
+
+    class Recording(SimulatedPool):
+        def __init__(self, workers: int, delay_s: float) -> None:
+            super().__init__(workers, delay_s)
+            self.returned = 0
+            self.untold_at_start: list[int] = []  # results returned but not yet told, at each evaluation's start
+
+        async def evaluate(self, candidate, races=None):  # type: ignore[no-untyped-def]
+            self.untold_at_start.append(self.returned - told)
+            results = await super().evaluate(candidate, races)
+            self.returned += 1
+            return results
+
+    spec = read_spec(str(examples_dir / "matmul_epilogue" / "spec.py"))  # many tunables: no early exhaustion
+    pool = Recording(8, 0.05)
+    outcome = asyncio.run(start_search(db, spec, config(48, workers=8), out=tmp_path / "run", pool=pool,
+                                       on_event=on_event))
+    assert outcome.status == "finished" and told == pool.returned == 48
+    assert max(pool.untold_at_start) > 0, pool.untold_at_start
