@@ -34,12 +34,16 @@ def to_precision(x: float, digits: int = 4) -> str:
 
 def wait_for(client: httpx.Client, run_id: int, statuses: set[str], timeout_s: float = 300) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
+    errors: list[str] = []  # replies that were not the run: a failure says what they were
     while time.monotonic() < deadline:
-        run = client.get(f"/api/runs/{run_id}").json()
-        if run["status"] in statuses:
-            return run
+        reply = client.get(f"/api/runs/{run_id}")
+        if reply.status_code != 200:
+            errors.append(f"{reply.status_code} {reply.text[:300]}")
+        elif reply.json()["status"] in statuses:
+            assert len(errors) <= 2, errors  # a reply or two lost to a loaded machine, not a broken route
+            return reply.json()
         time.sleep(0.5)
-    raise AssertionError(f"run {run_id} never reached {statuses}")
+    raise AssertionError(f"run {run_id} never reached {statuses}; error replies: {errors[-3:]}")
 
 
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
