@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 ANY = "any"
 MAX_ATTEMPTS = 2  # the first evaluation, and one more after the actor running it died
+REJOIN_TRIES, REJOIN_WAIT_S = 60, 0.5  # how long a dead actor's slot waits for Ray to restart it
 
 
 class NoMatchingWorkers(ValueError):
@@ -65,6 +66,7 @@ class RayEvaluatorPool:
         self.max_restarts = max_restarts
         self.requeued = 0  # evaluations run again after an actor died
         self.crashed = 0  # candidates whose second evaluation died too
+        self._rejoining: set[asyncio.Task[None]] = set()  # dead actors' slots waiting to rejoin (held: not GC'd)
         self.workers = 0
         self.capacity = 0  # candidates the actors of the smallest target take at once
 
@@ -124,8 +126,10 @@ class RayEvaluatorPool:
             try:
                 result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source, race)
             except RayActorError as exc:
-                # Ray restarts the actor; it rejoins the free queue and may well take the retry.
-                target.free.put_nowait(actor)
+                # Ray restarts the actor; it rejoins the free queue once it answers again, so the retry
+                # goes to an actor that is up (a call sent in the moment before Ray marks the actor as
+                # restarting fails too: the retry found the dead actor so, now and then, and crashed)
+                self._rejoining.add(asyncio.create_task(self._rejoin(target, actor)))
                 if attempt < MAX_ATTEMPTS:
                     self.requeued += 1
                     log.warning("evaluator actor died evaluating candidate %d (%s); evaluating it again",
@@ -142,9 +146,26 @@ class RayEvaluatorPool:
             return target.label, result
         raise AssertionError("unreachable")
 
+    async def _rejoin(self, target: Target, actor: Any) -> None:
+        """Put a slot of a dead actor back in the free queue once Ray has it running again."""
+        from ray.exceptions import RayActorError
+
+        try:
+            for _ in range(REJOIN_TRIES):
+                try:
+                    await actor.ready.remote()
+                    break
+                except RayActorError:  # still restarting, or gone for good (then its next call says so)
+                    await asyncio.sleep(REJOIN_WAIT_S)
+            target.free.put_nowait(actor)
+        finally:
+            self._rejoining.discard(asyncio.current_task())
+
     async def close(self) -> None:
         import ray
 
+        for task in list(self._rejoining):
+            task.cancel()
         for target in self.targets:
             for actor in target.actors:
                 try:
