@@ -174,10 +174,13 @@ def test_a_spec_submitted_through_the_form_starts_a_run_that_progresses_live(ser
     seen = []  # the evaluations tile while the run goes on: it moves without a reload
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
+        # the badge first: the last progress event and the status come together, and the tile read
+        # after a "finished" badge is the last one (read before it, it could still be the one before)
+        done = page.locator("h1 .badge").inner_text() == "finished"
         count = tile(page, "evaluations")
         if not seen or seen[-1] != count:
             seen.append(count)
-        if page.locator("h1 .badge").inner_text() == "finished":
+        if done:
             break
         time.sleep(0.2)
     finished = server.client().get(f"/api/runs/{run_id}").json()
