@@ -25,7 +25,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, cast
 
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 # Results told between two turns of the loop: 512 that land together take about 0.8 s to tell
 # (benchmarks/driver_ceiling.py), time in which other results land and the operators make the next round.
 TELL_CHUNK = 32
+Returned = tuple[Candidate, list[tuple[str, EvalResult]]]  # an evaluate task's candidate and its results
 
 LLM_FAILED = "the LLM failed"
 # what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
@@ -120,7 +121,7 @@ class SearchLoop:
         # Finished tasks queue up as they finish: waiting on all of them (asyncio.wait) costs time in
         # proportion to the tasks in flight on every wake-up, hundreds with hundreds of evaluators.
         finished: asyncio.Queue[asyncio.Task[object]] = asyncio.Queue()
-        untold: list[tuple[Candidate, list[tuple[str, EvalResult]]]] = []  # results not told the state yet
+        untold: list[Returned] = []  # results not told the state yet
 
         def start(work: Coroutine[Any, Any, object], kind: str) -> None:
             task = asyncio.create_task(work)
@@ -186,7 +187,7 @@ class SearchLoop:
                     continue
                 made = task.result()
                 if kind == "evaluate":
-                    untold.append(made)  # type: ignore[arg-type]
+                    untold.append(cast(Returned, made))
                     continue
                 self._check_models()
                 if isinstance(made, Candidate):
@@ -345,7 +346,7 @@ class SearchLoop:
         self.on_event("failure")
 
     # -- evaluating --------------------------------------------------------------------------------
-    async def _evaluate(self, candidate: Candidate) -> tuple[Candidate, list[tuple[str, EvalResult]]]:
+    async def _evaluate(self, candidate: Candidate) -> Returned:
         return candidate, await self.pool.evaluate(candidate, self.state.races(candidate.island))
 
     def _tell(self, candidate: Candidate, results: list[tuple[str, EvalResult]]) -> None:
