@@ -39,7 +39,8 @@ feature it shows.
 each lands in its level. CUDA C++ candidates get the same three levels from
 :mod:`kernelevo.archive.cuda_descriptors`, which documents their features level by level.
 Descriptors from compile metadata (registers, shared memory, warps) can be chosen instead
-in the run's configuration.
+in the run's configuration. Code marked ``# kernelevo: keep`` (a fallback for sizes the timing
+never runs, :mod:`kernelevo.utils.kept`) is not read.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from dataclasses import dataclass
 from kernelevo.archive import cuda_descriptors
 from kernelevo.records.result import EvalResult
 from kernelevo.utils.cuda_source import is_cuda_source
+from kernelevo.utils.kept import kept_lines
 from kernelevo.utils.pyast import decorator_names, dotted_name, program_id_axis
 
 
@@ -92,10 +94,11 @@ class KernelFeatures:
 @functools.lru_cache(maxsize=64)  # each level descriptor asks for the same source; callers only read
 def analyse(source: str) -> KernelFeatures:
     tree = ast.parse(source)
+    kept = kept_lines(source)  # code the timed sizes never run describes nothing that is timed
     kernels, host = [], []
     autotuned = False
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, ast.FunctionDef) and node.lineno not in kept:
             names = decorator_names(node)
             if "jit" in names:
                 kernels.append(node)
@@ -106,7 +109,7 @@ def analyse(source: str) -> KernelFeatures:
     launches = 0
     stages: list[int] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and node.lineno not in kept:
             func = node.func
             if isinstance(func, ast.Subscript) and _dotted(func.value) in kernel_names:
                 launches += 1
@@ -188,18 +191,25 @@ def _is_online(loop: ast.AST) -> bool:
     return running_max or welford
 
 
+def _over_programs(loop: ast.For | ast.While) -> bool:
+    """A grid-stride loop (``for b in tl.range(tl.program_id(0), n, tl.num_programs(0))``): it walks the
+    program's share of the work, and what it computes per step is the algorithm."""
+    return isinstance(loop, ast.For) and bool(_calls([loop.iter], "num_programs"))
+
+
 def compute_level(source: str, result: EvalResult | None = None) -> float:
     if _is_cuda(source):
         return cuda_descriptors.compute_level(source)
     f = analyse(source)
-    loops = [loop for k in f.kernels for loop in _loops(k)]
+    loops = [loop for k in f.kernels for loop in _loops(k) if not _over_programs(loop)]
     if any(_calls([loop], "dot") for loop in loops):
         return 3
     if any(_is_online(loop) for loop in loops):
         return 2
     multi_pass = any(
         len(loops_k) >= 2 and set.intersection(*(_loaded_pointers(lp) for lp in loops_k))
-        for loops_k in ([lp for lp in _loops(k) if _loaded_pointers(lp)] for k in f.kernels)
+        for loops_k in ([lp for lp in _loops(k) if _loaded_pointers(lp) and not _over_programs(lp)]
+                        for k in f.kernels)
         if len(loops_k) >= 2
     )
     if f.launches >= 2 or multi_pass:

@@ -19,7 +19,7 @@ kernel computes:
   right for any grid, so a launch the move cannot find keeps its grid and stays correct.
 
 Each move edits the source text in place (comments and layout kept), and a move that does
-not apply is not offered.
+not apply is not offered. A kernel whose ``def`` is marked ``# kernelevo: keep`` gets none.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, program_id_axis
 
 STAGES = (2, 3, 4)
@@ -171,8 +172,22 @@ def _block_of(kernel: ast.FunctionDef, start: int) -> tuple[str, str, str] | Non
 
 
 def _size_of(kernel: ast.FunctionDef, start: int, offset: str) -> str | None:
-    """The size argument the block's indices are masked against (``idx < n``, ``idx`` made from ``offset``)."""
+    """The size argument the block's indices are masked against (``idx < n``, ``idx`` made from ``offset``),
+    else a size fixed in the kernel before the program id (``xnumel = 67108864`` as inductor writes it
+    for static sizes, where every block is full and no load is masked)."""
     sizes = {a.arg for a in kernel.args.args} - _constexprs(kernel)
+    masked = _masked_size(kernel, start, offset, sizes)
+    if masked is not None:
+        return masked
+    for stmt in kernel.body[:start]:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id.endswith("numel") and isinstance(stmt.value, ast.Constant) \
+                and type(stmt.value.value) is int:
+            return stmt.targets[0].id
+    return None
+
+
+def _masked_size(kernel: ast.FunctionDef, start: int, offset: str, sizes: set[str]) -> str | None:
     made_from = {offset}
     for stmt in kernel.body[start + 1:]:
         for n in ast.walk(stmt):
@@ -265,6 +280,8 @@ def _moves(source: str) -> tuple[Move, ...]:
     text = _Text(source)
     found: list[Move] = []
     for kernel in _kernels(tree):
+        if is_kept(source, kernel):
+            continue
         found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
     return tuple(found)
 

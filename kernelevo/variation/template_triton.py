@@ -11,6 +11,9 @@ Read from the AST, outside ``@triton.jit`` bodies (constants there are the algor
   that return a literal (``{"BLOCK": lambda args: 1024}``);
 - a ``tl.constexpr`` parameter's default that no launch overrides.
 
+Lines marked ``# kernelevo: keep`` (and functions whose ``def`` is) are left alone
+(:mod:`kernelevo.utils.kept`).
+
 A literal that must agree with a launch's meta-parameter moves with it: ``1024`` in
 ``triton.cdiv(n, 1024)`` or ``n // 1024`` (and the ``1023`` of ``(n + 1023) // 1024``) in the
 function that launches with ``BLOCK=1024``. Where one function has several meta-parameters of
@@ -22,6 +25,7 @@ from __future__ import annotations
 import ast
 import functools
 
+from kernelevo.utils.kept import kept_lines
 from kernelevo.utils.pyast import decorator_names, is_constexpr
 from kernelevo.variation.tunable import Link, Tunable
 
@@ -43,7 +47,8 @@ def int_value(node: ast.AST) -> int:
 
 @functools.lru_cache(maxsize=64)  # the template operator asks again for each of its draws
 def find_tunables(source: str) -> tuple[Tunable, ...]:
-    return tuple(HostReader(ast.parse(source)).tunables())
+    kept = kept_lines(source)
+    return tuple(t for t in HostReader(ast.parse(source)).tunables() if t.line not in kept)
 
 
 class HostReader:

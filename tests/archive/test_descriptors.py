@@ -44,3 +44,44 @@ def test_unknown_descriptor_names_are_refused() -> None:
     assert [d.name for d in descriptor_set("memory,warps")] == ["memory", "warps"]
     with pytest.raises(ValueError, match="unknown descriptor"):
         descriptor_set("colour")
+
+
+def test_a_fallback_marked_keep_and_a_grid_stride_loop_do_not_change_what_the_kernel_is() -> None:
+    from kernelevo.archive.descriptors import compute_level, parallelism_level
+
+    timed = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax(x_ptr, y_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=-float("inf"))
+    e = tl.exp(x - tl.maximum(tl.max(x, 0), -3.0e38))
+    tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, 0), mask=cols < n_cols)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        softmax[(x.shape[0],)](x, y, x.shape[0], x.shape[1], BLOCK=1024)
+        return y
+'''
+    assert (compute_level(timed), parallelism_level(timed)) == (1, 0)
+    # a second launch in a fallback the timing never runs is not a second pass
+    fallback = timed.replace("        return y\n", "        return y\n\n"
+                             "    def _fallback(self, x):  # kernelevo: keep\n"
+                             "        y = torch.empty_like(x)\n"
+                             "        softmax[(x.shape[0],)](x, y, x.shape[0], x.shape[1], BLOCK=4096)\n"
+                             "        softmax[(x.shape[0],)](y, y, x.shape[0], x.shape[1], BLOCK=4096)\n"
+                             "        return y\n")
+    assert compute_level(fallback) == 1 and compute_level(fallback.replace("  # kernelevo: keep", "")) == 0
+    # rows walked by a grid-stride loop: a running max over the loop's steps is not an online softmax
+    loop = "    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):\n"
+    strided = timed.replace("    row = tl.program_id(0)\n", loop)
+    strided = strided.replace("\n    cols", "\n        cols").replace("\n    x = ", "\n        x = ")
+    strided = strided.replace("\n    e = ", "\n        e = ").replace("\n    tl.store", "\n        tl.store")
+    assert (compute_level(strided), parallelism_level(strided)) == (1, 2)

@@ -181,3 +181,28 @@ def test_tiles_that_cannot_fit_shared_memory_are_named_and_never_proposed() -> N
     for _ in range(40):
         mutant = mutate(MATMUL, rng)
         assert mutant is not None and not problems(mutant[0])
+
+
+def test_literals_on_lines_and_in_functions_marked_keep_are_left_alone() -> None:
+    source = module("""
+SPLITS = 4  # kernelevo: keep
+CHUNK = 64
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        if x.numel() == 4096:
+            return self._timed(x)
+        return self._fallback(x)
+
+    def _timed(self, x):
+        kernel[(triton.cdiv(4096, 1024),)](x, 4096, BLOCK=1024, num_warps=8)
+        return x
+
+    def _fallback(self, x):  # kernelevo: keep (the timing never runs these sizes)
+        kernel[(triton.cdiv(x.numel(), 256),)](x, x.numel(), BLOCK=256, num_warps=4)
+        return x
+""")
+    assert keys(source) == {"constant:CHUNK#0": 64, "launch:BLOCK#0": 1024, "launch:num_warps#0": 8}
+    fallback = "triton.cdiv(x.numel(), 256),)](x, x.numel(), BLOCK=256, num_warps=4)"
+    assert sweep(source) and all(fallback in new and "SPLITS = 4" in new for new, _ in sweep(source))
