@@ -6,7 +6,14 @@ to ``--captures`` as JSON (the CPU tests keep a few under tests/variation/induct
 then, with ``--judge``, the converted candidate is judged against eager and torch.compile
 in one evaluator. A spec with no seed gets its reason.
 
+With ``--structures``, every seed a run makes is judged, inductor's structural options
+included (``kernelevo.variation.inductor_seed.STRUCTURES``): per seed its verdict, its time
+against torch.compile and its archive cell (the default descriptors), per structure that made
+no seed the reason.
+
     python benchmarks/compile_seeds.py --captures $OUT/captures --judge --out benchmarks/results/compile_seeds-h200.json
+    python benchmarks/compile_seeds.py --captures $OUT/captures --structures \
+        --out benchmarks/results/compile_structures-h200.json
 """
 
 from __future__ import annotations
@@ -70,16 +77,62 @@ def judged(row: dict, captures: Path) -> dict:
                   "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile}
 
 
+def structures(path: Path, captures: Path) -> dict:
+    """Every seed a run makes for ``path``'s spec, judged in one evaluator, with its archive cell."""
+    from kernelevo.archive.descriptors import descriptor_set
+    from kernelevo.evaluation import EvalOptions, Evaluator
+    from kernelevo.variation.inductor_seed import ConversionError, inductor_seeds
+
+    spec = read_spec(str(path))
+    row: dict = {"spec": spec.name}
+    started = time.perf_counter()
+    try:
+        found = inductor_seeds(spec)
+    except (CaptureError, ConversionError) as exc:
+        return row | {"capture_s": time.perf_counter() - started, "reason": str(exc)}
+    row |= {"capture_s": time.perf_counter() - started, "skipped": found.skipped}
+    for name, capture in found.captures.items():
+        (captures / f"{spec.name}.{name}.json").write_text(capture.to_json())
+    grid = descriptor_set("levels")
+    evaluator = Evaluator(spec, EvalOptions(baselines=["eager", "compile"]))
+    seeds = {}
+    try:
+        for name, source in found.seeds:
+            (captures / f"{name}.py").write_text(source)
+            result = evaluator.evaluate(source)
+            seeds[name] = {
+                "correct": result.correct, "error": str(result.error) if result.error else None,
+                "message": (result.message or "")[:400],
+                "kernel_ms": result.kernel.median_ms if result.kernel else None,
+                "compile_ms": result.compiled.median_ms if result.compiled else None,
+                "speedup_compile": result.speedup_compile,
+                "cell": [int(d(source, result)) for d in grid]}
+    finally:
+        evaluator.close()
+    cells = {tuple(s["cell"]) for s in seeds.values() if s["correct"]}
+    return row | {"seeds": seeds, "cells": len(cells)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("specs", nargs="*", help="spec files (default: benchmarks/suite/*.py)")
     parser.add_argument("--captures", type=Path, required=True, help="folder for the captures (JSON)")
     parser.add_argument("--judge", action="store_true", help="convert each capture and judge the candidate")
+    parser.add_argument("--structures", action="store_true",
+                        help="make and judge every seed a run makes, inductor's structural options included")
     parser.add_argument("--jobs", type=int, default=1, help="captures at once")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     args.captures.mkdir(parents=True, exist_ok=True)
     paths = [Path(p) for p in args.specs] or sorted((ROOT / "benchmarks" / "suite").glob("*.py"))
+    if args.structures:
+        rows = []
+        for path in paths:
+            rows.append(structures(path, args.captures))
+            print(json.dumps(rows[-1]), flush=True)
+        if args.out:
+            args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
+        return
     with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
         rows = list(pool.map(lambda p: captured(p, args.captures), paths))
     rows = [judged(r, args.captures) if args.judge and "_captures" in r else

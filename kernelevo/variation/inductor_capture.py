@@ -16,6 +16,7 @@ Inductor writes C++ for CPU tensors: without a GPU there is nothing to capture, 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import asdict, dataclass, field
@@ -82,6 +83,7 @@ class Capture:
     # [input, dim] of each size meant to stay dynamic that inductor fixed at the captured value
     # (a module holding it as a Python int, as nn.LayerNorm does): the module serves that size alone
     specialized: list[list[int]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # inductor configuration it was compiled under
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -218,12 +220,13 @@ def _launches(module: Any) -> dict[str, KernelLaunch]:
 
 
 def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True,
-                     variant: str | None = None) -> Capture:
+                     variant: str | None = None, options: dict[str, Any] | None = None) -> Capture:
     """Compile ``problem``'s reference with inductor on ``device`` and read back what it wrote.
 
     ``generic``: the dimensions that differ between variants are dynamic (one module serves
     them all); else every size is ``variant``'s (the default's unless named), as torch.compile
-    specializes by default."""
+    specializes by default. ``options``: inductor configuration to compile under (dotted names,
+    ``{"triton.persistent_reductions": False}``), on top of GEMMs as Triton templates."""
     import torch
     import torch._inductor.config as inductor_config
     import triton
@@ -292,8 +295,11 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     inductor_config.max_autotune_gemm_backends = "TRITON"
     torch._dynamo.reset()
     compiled = torch.compile(reference, backend=place, fullgraph=True, dynamic=None if generic else False)
+    missing = [name for name in options or {} if not _has_option(inductor_config, name)]
+    if missing:
+        raise CaptureError(f"this torch's inductor has no option {', '.join(missing)}")
     try:
-        with torch.no_grad():
+        with inductor_config.patch(options or {}), torch.no_grad():
             result, codes = run_and_get_code(compiled, *flat)
     except CaptureError:
         raise
@@ -318,7 +324,16 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                                    "gpu": torch.cuda.get_device_name(device)},
         variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
         specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
-                     or (i not in traced_inputs and (i, d) not in sized)])
+                     or (i not in traced_inputs and (i, d) not in sized)], options=dict(options or {}))
+
+
+def _has_option(config: Any, dotted: str) -> bool:
+    node = config
+    for part in dotted.split("."):
+        if not hasattr(node, part):
+            return False
+        node = getattr(node, part)
+    return True
 
 
 def _fixed(size: Any) -> bool:
@@ -338,10 +353,11 @@ class CaptureHandler:
         self.device = pick_device(device)
         self.problem = Problem(spec)
 
-    def handle(self, request: tuple[int, bool, str | None]) -> Capture | str:
-        seed, generic, variant = request
+    def handle(self, request: tuple[int, bool, str | None, dict[str, Any]]) -> Capture | str:
+        seed, generic, variant, options = request
         try:
-            return capture_in_child(self.problem, self.device, seed=seed, generic=generic, variant=variant)
+            return capture_in_child(self.problem, self.device, seed=seed, generic=generic, variant=variant,
+                                    options=options)
         except CaptureError as exc:
             return str(exc)
 
@@ -359,15 +375,23 @@ class Capturer:
         if not (cuda_present() if device == "auto" else device == "cuda"):
             raise CaptureError(NO_GPU)
         self.timeout_s = timeout_s
-        self.box = Sandbox("kernelevo.variation.inductor_capture:CaptureHandler", (spec, "cuda"),
-                           env=sandbox_env(gpu=True), name="inductor")
+        self._start = functools.partial(Sandbox, "kernelevo.variation.inductor_capture:CaptureHandler",
+                                        (spec, "cuda"), env=sandbox_env(gpu=True), name="inductor")
+        self.box = self._start()
         self.box.start()
 
-    def capture(self, *, generic: bool = True, variant: str | None = None, seed: int = 0) -> Capture:
+    def capture(self, *, generic: bool = True, variant: str | None = None, seed: int = 0,
+                options: dict[str, Any] | None = None) -> Capture:
         """What inductor writes. ``generic``: sizes that differ between variants stay symbolic;
-        else all are ``variant``'s (the default's unless named)."""
+        else all are ``variant``'s (the default's unless named). ``options``: see
+        :func:`capture_in_child`. A capture that kills the child (a structural option inductor
+        cannot compile) fails alone: the next one gets a new child."""
+        if not self.box.alive():
+            self.box = self._start()
+            self.box.start()
         try:
-            reply = self.box.call((seed, generic, variant), {"*": self.timeout_s, "start": self.timeout_s})
+            reply = self.box.call((seed, generic, variant, options or {}),
+                                  {"*": self.timeout_s, "start": self.timeout_s})
         except SandboxFailure as exc:
             raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
         if isinstance(reply, str):
@@ -382,10 +406,10 @@ class Capturer:
 
 
 def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S, seed: int = 0,
-            generic: bool = True, variant: str | None = None) -> Capture:
+            generic: bool = True, variant: str | None = None, options: dict[str, Any] | None = None) -> Capture:
     """One capture of ``spec`` in a child of its own (:meth:`Capturer.capture`)."""
     with Capturer(spec, device=device, timeout_s=timeout_s) as capturer:
-        return capturer.capture(generic=generic, variant=variant, seed=seed)
+        return capturer.capture(generic=generic, variant=variant, seed=seed, options=options)
 
 
 __all__ = ["Capture", "CaptureError", "Capturer", "GraphArg", "KernelLaunch", "capture"]

@@ -10,6 +10,8 @@ each kernel the way inductor's launcher did after autotuning:
 - each launch ``K.run(args..., stream=s)`` becomes ``K[grid](args..., XBLOCK=..., num_warps=...,
   num_stages=...)`` with the configuration inductor chose, the grid written with
   ``triton.cdiv`` so the template operator changes a block size and its grid together;
+- where the candidate dispatches on its inputs' sizes, the kernels and launches for sizes
+  other than the timed ones are marked ``# kernelevo: keep`` (:mod:`kernelevo.utils.kept`);
 - the host code of ``call`` becomes ``ModelNew.forward``: its arguments are read from the
   inputs, the parameters (created under the reference's names, so the evaluator loads the
   reference's values) and their sizes; buffers are ``torch.empty_strided`` on the inputs'
@@ -22,20 +24,23 @@ cannot become a candidate: :class:`ConversionError` names what.
 from __future__ import annotations
 
 import ast
+import json
+import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
+from kernelevo.utils.kept import COMMENT
 from kernelevo.utils.pyast import dotted_name
-from kernelevo.variation.inductor_capture import Capture, Capturer
+from kernelevo.variation.inductor_capture import Capture, CaptureError, Capturer
 
 if TYPE_CHECKING:
     from kernelevo.spec.spec import Spec
 
 HEADER = '''"""{spec}: torch.compile's (inductor's) own Triton kernels, standalone.
 
-Captured with torch {torch} and Triton {triton} on {gpu}, launched with the
+Captured with torch {torch} and Triton {triton} on {gpu}{options}, launched with the
 configurations inductor's autotuner chose there.
 """
 
@@ -46,6 +51,7 @@ import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 '''
+log = logging.getLogger(__name__)
 _DROPPED_CALLS = {"assert_size_stride", "assert_alignment", "torch.cuda.set_device", "args.clear"}
 _CDIV = re.compile(r"-\(\((.+?)\) // -\((\d+)\)\)")
 
@@ -273,6 +279,17 @@ def _part(capture: Capture, suffix: str) -> _Part:
     return _Part(kernels, helpers, host)
 
 
+_KEEP = f"{COMMENT} (the timing never runs these sizes)"
+
+
+def _kernel_text(kernel: ast.FunctionDef, *, keep: bool) -> str:
+    lines = ast.unparse(kernel).split("\n")
+    if keep:
+        at = next(i for i, line in enumerate(lines) if line.startswith("def "))
+        lines[at] += _KEEP
+    return "\n".join(lines)
+
+
 def _sizes(capture: Capture) -> str:
     return repr(tuple(tuple(shape) for shape in capture.input_shapes if shape is not None))
 
@@ -295,11 +312,13 @@ def to_candidate(generic: Capture | None, by_sizes: Sequence[Capture] = ()) -> s
     parts = [_part(c, f"_s{i}" if len(captures) > 1 else "") for i, c in enumerate(captures)]
     first = captures[0]
     v = first.versions
+    options = ", ".join(f"{k}={v!r}" for k, v in first.options.items())
     out = [HEADER.format(spec=first.spec_name, torch=v.get("torch", "?"), triton=v.get("triton", "?"),
-                         gpu=v.get("gpu", "?"))]
+                         gpu=v.get("gpu", "?"), options=f" with inductor's {options}" if options else "")]
     helpers = {name: src for part in parts for name, src in part.helpers.items()}
     out += [f"\n{h}\n" for h in helpers.values()]
-    out += [f"\n{ast.unparse(k)}\n" for part in parts for k in part.kernels.values()]
+    # the timing runs the first part alone: the others' kernels and launches are kept out of the operators' way
+    out += [f"\n{_kernel_text(k, keep=i > 0)}\n" for i, part in enumerate(parts) for k in part.kernels.values()]
     init = "\n        ".join(_init(first))
     if len(parts) == 1 and generic is not None:
         methods = "    def forward(self, *inputs):\n        " + "\n        ".join(parts[0].host) + "\n"
@@ -312,8 +331,9 @@ def to_candidate(generic: Capture | None, by_sizes: Sequence[Capture] = ()) -> s
                    "        sizes = tuple(tuple(x.shape) for x in inputs if isinstance(x, torch.Tensor))\n"
                    + "\n".join(branches) + "\n" + fallback + "\n")
         names = [f"_sizes_{i}" for i in range(len(by_sizes))] + (["_generic"] if generic is not None else [])
-        for name, part in zip(names, parts, strict=True):
-            methods += f"\n    def {name}(self, *inputs):\n        " + "\n        ".join(part.host) + "\n"
+        for i, (name, part) in enumerate(zip(names, parts, strict=True)):
+            methods += (f"\n    def {name}(self, *inputs):{_KEEP if i > 0 else ''}\n        "
+                        + "\n        ".join(part.host) + "\n")
     out.append(f'''
 
 class ModelNew(nn.Module):
@@ -326,31 +346,108 @@ class ModelNew(nn.Module):
     return "".join(out)
 
 
+# Inductor's own options that change the structure of what it writes (or, the last, how far it tunes
+# each kernel's launch): each seeds one more kernel where it changes the kernels inductor writes for the
+# spec's timed sizes, so that an offline archive starts spread over cells. Reductions can be persistent
+# (the whole row in one block) or looped; loads plain, through block pointers or TMA; an elementwise
+# grid 1-D or tiled in 2-D; a row's reduction one program's or split over several; a GEMM tiled one
+# tile per program or persistent over tiles with TMA loads.
+@dataclass(frozen=True)
+class Structure:
+    options: dict[str, Any]  # inductor's configuration, dotted names
+    # what the default kernels must include for the option to change them: inductor names its kernels
+    # triton_poi_ (pointwise), triton_per_ (persistent reduction), triton_red_ (looped reduction) and
+    # triton_tem_ (a GEMM template); empty: any kernel
+    kinds: tuple[str, ...] = ()
+
+
+STRUCTURES: dict[str, Structure] = {
+    "looped-reductions": Structure({"triton.persistent_reductions": False}, ("triton_per_",)),
+    "block-pointers": Structure({"triton.use_block_ptr": True}),
+    "tensor-descriptors": Structure({"triton.use_tensor_descriptor": True}),
+    "2d-tiles": Structure({"triton.prefer_nd_tiling": True}, ("triton_poi_",)),
+    "cooperative-reductions": Structure({"triton.cooperative_reductions": True}, ("triton_per_", "triton_red_")),
+    "persistent-tma-matmul": Structure({"triton.enable_persistent_tma_matmul": True}, ("triton_tem_",)),
+    "coordinate-descent": Structure({"coordinate_descent_tuning": True}),
+}
+
+
+@dataclass
+class InductorSeeds:
+    """The candidates made from torch.compile's kernels for a spec, and why a structure made none."""
+
+    seeds: list[tuple[str, str]]  # (name, source)
+    skipped: dict[str, str]  # structure -> why it made no seed
+    captures: dict[str, Capture]  # structure -> its capture at the timed sizes, for each seed it made
+
+
 def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Capture]]:
     """Inductor's generic module for ``spec`` and its module for the timed variant's sizes; a module
     for every variant's sizes where the generic one fixed some (``Capture.specialized``)."""
     with Capturer(spec, device=device) as capturer:  # one child: torch and the spec load once
-        generic = capturer.capture()
-        by_sizes = [capturer.capture(generic=False)]
-        if generic.specialized:
-            by_sizes += [capturer.capture(generic=False, variant=v)
-                         for v in spec.settings.variant_names() if v != by_sizes[0].variant]
+        return _default_captures(capturer, spec)
+
+
+def _default_captures(capturer: Capturer, spec: Spec) -> tuple[Capture, list[Capture]]:
+    generic = capturer.capture()
+    by_sizes = [capturer.capture(generic=False)]
+    if generic.specialized:
+        by_sizes += [capturer.capture(generic=False, variant=v)
+                     for v in spec.settings.variant_names() if v != by_sizes[0].variant]
     return generic, by_sizes
 
 
+def _written(capture: Capture) -> tuple[str, str]:
+    """What a capture's kernels are and how they are launched: equal for two options that change nothing."""
+    launches = json.dumps({k: asdict(v) for k, v in capture.kernels.items()}, sort_keys=True)
+    return capture.code, launches
+
+
+def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None) -> InductorSeeds:
+    """The candidates made from torch.compile's kernels for ``spec`` on this machine's GPU.
+
+    First the one that runs inductor's static-size kernels at the timed sizes (as torch.compile
+    does), then, where inductor kept every size dynamic, the one that runs its generic kernels
+    alone: on the H200 the generic kernels were the faster at the timed sizes on softmax,
+    log-softmax and cross-entropy (benchmarks/results/compile_seeds-generic-h200.json). Then one
+    per structure of :data:`STRUCTURES` (all unless named) that changes the kernels at the timed
+    sizes; the other variants' sizes keep the default kernels. A structure that fails to compile or
+    to convert is skipped with its reason; the default capture failing raises
+    :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError`."""
+    chosen = list(STRUCTURES) if structures is None else list(structures)
+    with Capturer(spec, device=device) as capturer:
+        generic, by_sizes = _default_captures(capturer, spec)
+        seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
+        if not generic.specialized:
+            seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
+        written = {_written(by_sizes[0])}
+        skipped: dict[str, str] = {}
+        captures: dict[str, Capture] = {}
+        for name in chosen:
+            structure = STRUCTURES[name]
+            if structure.kinds and not any(k.startswith(structure.kinds) for k in by_sizes[0].kernels):
+                skipped[name] = f"no kernel it changes (inductor wrote {', '.join(by_sizes[0].kernels)})"
+                continue
+            try:
+                timed = capturer.capture(generic=False, options=structure.options)
+                if _written(timed) in written:
+                    skipped[name] = "inductor writes the same kernels with it"
+                    continue
+                written.add(_written(timed))
+                seeds.append((f"{spec.name}-torch-compile-{name}", to_candidate(generic, [timed, *by_sizes[1:]])))
+                captures[name] = timed
+            except (CaptureError, ConversionError) as exc:
+                skipped[name] = str(exc)
+    return InductorSeeds(seeds, skipped, captures)
+
+
 def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
-    """(name, source) of the candidates made from torch.compile's kernels for ``spec`` on this machine's
-    GPU: the one that runs inductor's static-size kernels at the timed sizes (as torch.compile does),
-    then, where inductor kept every size dynamic, the one that runs its generic kernels alone. Both
-    start a run: on the H200 the generic kernels were the faster at the timed sizes on softmax,
-    log-softmax and cross-entropy (benchmarks/results/compile_seeds-generic-h200.json), and the two
-    differ in structure, so they can seed different cells.
-    :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError` says why none."""
-    generic, by_sizes = capture_for_seed(spec, device)
-    seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
-    if not generic.specialized:
-        seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
-    return seeds
+    """(name, source) of every candidate :func:`inductor_seeds` makes, the structures' skips logged."""
+    found = inductor_seeds(spec, device)
+    for name, why in found.skipped.items():
+        log.info("No %s seed from torch.compile for %s: %s", name, spec.name, why)
+    return found.seeds
 
 
-__all__ = ["ConversionError", "capture_for_seed", "seeds_from_compile", "to_candidate"]
+__all__ = ["STRUCTURES", "ConversionError", "InductorSeeds", "Structure", "capture_for_seed", "inductor_seeds",
+           "seeds_from_compile", "to_candidate"]

@@ -23,7 +23,7 @@ from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template
 from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
-from kernelevo.variation.inductor_seed import ConversionError, seeds_from_compile, to_candidate
+from kernelevo.variation.inductor_seed import STRUCTURES, ConversionError, inductor_seeds, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
@@ -113,6 +113,12 @@ def test_without_a_gpu_the_run_says_why_it_has_no_compile_seed(caplog: pytest.Lo
 
 
 @pytest.mark.gpu
+def test_on_a_gpu_an_option_this_torch_lacks_is_named() -> None:
+    with pytest.raises(CaptureError, match=r"no option triton\.no_such_option"):
+        capture(read_spec(str(SUITE / "gelu_tanh.py")), generic=False, options={"triton.no_such_option": True})
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
 def test_on_a_gpu_only_sizes_a_module_fixes_are_called_specialized(name: str) -> None:
     generic = capture(read_spec(str(SUITE / f"{name}.py")))
@@ -122,11 +128,17 @@ def test_on_a_gpu_only_sizes_a_module_fixes_are_called_specialized(name: str) ->
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["gelu_tanh", "layernorm", "gemm_bias_gelu"])
 def test_on_a_gpu_the_seeds_from_torch_compile_are_correct(name: str) -> None:
-    """The dispatching seed, and the generic-only one where inductor kept every size dynamic."""
+    """The dispatching seed, the generic-only one where inductor kept every size dynamic, and one per
+    structural option of inductor's that changes its kernels; each says which option made it."""
     spec = read_spec(str(SUITE / f"{name}.py"))
-    seeds = seeds_from_compile(spec)
-    assert [n for n, _ in seeds] == [f"{name}-torch-compile"] + ([] if name == "layernorm" else
-                                                                 [f"{name}-torch-compile-generic"])
+    found = inductor_seeds(spec)
+    seeds = found.seeds
+    default = [f"{name}-torch-compile"] + ([] if name == "layernorm" else [f"{name}-torch-compile-generic"])
+    assert [n for n, _ in seeds][:len(default)] == default
+    structures = [n.removeprefix(f"{name}-torch-compile-") for n, _ in seeds[len(default):]]
+    assert structures and set(structures) | set(found.skipped) == set(STRUCTURES), found.skipped
+    for structure, (_, source) in zip(structures, seeds[len(default):], strict=True):
+        assert all(f"{k}={v!r}" in source for k, v in STRUCTURES[structure].options.items())
     evaluator = Evaluator(spec, EvalOptions(baselines=["eager"]))
     try:
         results = {n: evaluator.evaluate(source) for n, source in seeds}
@@ -160,3 +172,19 @@ def test_a_capture_that_fixed_a_variable_size_needs_each_variants_sizes() -> Non
     # with only the default's sizes, other sizes get a clear error, not a wrong answer
     source = to_candidate(cap, [load("gelu_tanh.static")])
     assert "_generic" not in source and "no kernels were compiled for input sizes" in source
+
+
+def test_the_operators_and_descriptors_leave_the_untimed_sizes_kernels_alone() -> None:
+    from kernelevo.archive.descriptors import descriptor_set
+    from kernelevo.variation.restructure import moves
+
+    dispatching = to_candidate(load("rmsnorm_dim1"), [load("rmsnorm_dim1.static")])
+    timed_only = to_candidate(None, [load("rmsnorm_dim1.static")])
+    lines = dispatching.splitlines()
+    timed = range(lines.index("    def _sizes_0(self, *inputs):") + 1, lines.index(
+        "    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)") + 1)
+    assert template.find_tunables(dispatching) and all(t.line in timed for t in template.find_tunables(dispatching))
+    assert [t.key for t in template.find_tunables(dispatching)] == [t.key for t in template.find_tunables(timed_only)]
+    assert moves(dispatching) and all(m.label.split(":")[0].endswith("_s0") for m in moves(dispatching))
+    grid = descriptor_set("levels")
+    assert [d(dispatching) for d in grid] == [d(timed_only) for d in grid] == [2, 1, 0]
