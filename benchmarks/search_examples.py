@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions, EvalResult  # noqa: E402
+from kernelevo.records.candidate import Evaluated  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
@@ -61,6 +62,7 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
         row["qd_score"] = sum(a.qd_score for (_, hw), a in state.archives.items() if hw == hardware)
         seeds = [c for c in state.candidates.values() if c.operator == "seed"]
         row["seeds"] = {c.note.removeprefix("seed "): _verdict(state.result_of(c.id, hardware)) for c in seeds}
+        row["curve"] = best_so_far([e for v in state.evaluations.values() for e in v if e.hardware == hardware])
         best = state.best(hardware)
         if best is None:
             continue
@@ -81,6 +83,17 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
             if result.environment else None,
         })
     return row
+
+
+def best_so_far(evaluated: list[Evaluated]) -> list[list[float]]:
+    """[evaluations so far, best median ms so far] at each improvement, in the order the results came
+    (benchmarks/template_sweep.py compares it with an exhaustive sweep)."""
+    curve: list[list[float]] = []
+    for i, e in enumerate(sorted(evaluated, key=lambda e: e.finished_at), 1):
+        ms = e.result.kernel.median_ms if e.result.ok and e.result.kernel else None
+        if ms is not None and (not curve or ms < curve[-1][1]):
+            curve.append([i, ms])
+    return curve
 
 
 def _verdict(result: EvalResult | None) -> dict | None:

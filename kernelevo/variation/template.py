@@ -23,6 +23,8 @@ together. Their mutants that break the hardware's limits are dropped
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 
 from kernelevo.utils.cuda_source import is_cuda_source
@@ -30,7 +32,7 @@ from kernelevo.variation import cuda_limits, template_cuda, template_triton, tri
 from kernelevo.variation.tunable import MAX_BLOCK, STAGES, UNROLLS, WARPS, Link, Tunable
 
 __all__ = ["JUMP_STEPS", "MAX_BLOCK", "STAGES", "UNROLLS", "WARPS", "Link", "Tunable", "apply", "crossover",
-           "describe", "find_tunables", "mutate", "sweep"]
+           "describe", "find_tunables", "mutate", "space", "sweep"]
 
 JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
 TRIES = 20  # draws a mutation gets to find a mutant within the hardware's limits
@@ -113,6 +115,25 @@ def sweep(source: str) -> list[tuple[str, str]]:
             new = _mutant(source, change, cuda)
             if new is not None:
                 out.append((new, describe(change)))
+    return out
+
+
+def space(source: str, steps: int = JUMP_STEPS, limit: int = 5000) -> list[tuple[str, str]]:
+    """Every combination of the tunables' values within ``steps`` of their own (each keeping its own
+    value too), within the hardware's limits, ``source`` itself left out: the ground truth a search's
+    best is measured against (benchmarks/template_sweep.py). :class:`ValueError` past ``limit``."""
+    tunables = _movable(source)
+    options = [[t.value, *t.neighbours(steps)] for t in tunables]
+    total = math.prod(len(o) for o in options) if tunables else 0
+    if total > limit:
+        raise ValueError(f"{total} combinations of {len(tunables)} tunables (the limit is {limit})")
+    out, seen, cuda = [], {source}, _is_cuda(source)
+    for values in itertools.product(*options):
+        changes = {t: v for t, v in zip(tunables, values, strict=True) if v != t.value}
+        new = _mutant(source, changes, cuda) if changes else None
+        if new is not None and new not in seen:
+            seen.add(new)
+            out.append((new, describe(changes)))
     return out
 
 
