@@ -130,8 +130,8 @@ def main() -> None:
         for path in paths:
             rows.append(structures(path, args.captures))
             print(json.dumps(rows[-1]), flush=True)
-        if args.out:
-            args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
+            if args.out:  # after each spec: a run cut short keeps what it measured
+                args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
         return
     with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
         rows = list(pool.map(lambda p: captured(p, args.captures), paths))
