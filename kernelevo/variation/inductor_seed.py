@@ -24,11 +24,10 @@ cannot become a candidate: :class:`ConversionError` names what.
 from __future__ import annotations
 
 import ast
-import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kernelevo.utils.kept import COMMENT
@@ -280,6 +279,17 @@ def _part(capture: Capture, suffix: str) -> _Part:
 
 
 _KEEP = f"{COMMENT} (the timing never runs these sizes)"
+# Kernels that make TMA descriptors on the device (inductor's persistent TMA GEMM) need global scratch
+# memory at each launch, which Triton asks its allocator for; inductor's launcher sets one, so the
+# candidate must too.
+_SCRATCH = """
+
+def _scratch(size: int, alignment: int, stream):
+    return torch.empty(size, dtype=torch.int8, device="cuda")
+
+
+triton.set_allocator(_scratch)
+"""
 
 
 def _kernel_text(kernel: ast.FunctionDef, *, keep: bool) -> str:
@@ -317,6 +327,8 @@ def to_candidate(generic: Capture | None, by_sizes: Sequence[Capture] = ()) -> s
                          gpu=v.get("gpu", "?"), options=f" with inductor's {options}" if options else "")]
     helpers = {name: src for part in parts for name, src in part.helpers.items()}
     out += [f"\n{h}\n" for h in helpers.values()]
+    if any("make_tensor_descriptor" in ast.unparse(k) for part in parts for k in part.kernels.values()):
+        out.append(_SCRATCH)
     # the timing runs the first part alone: the others' kernels and launches are kept out of the operators' way
     out += [f"\n{_kernel_text(k, keep=i > 0)}\n" for i, part in enumerate(parts) for k in part.kernels.values()]
     init = "\n        ".join(_init(first))
@@ -397,10 +409,10 @@ def _default_captures(capturer: Capturer, spec: Spec) -> tuple[Capture, list[Cap
     return generic, by_sizes
 
 
-def _written(capture: Capture) -> tuple[str, str]:
-    """What a capture's kernels are and how they are launched: equal for two options that change nothing."""
-    launches = json.dumps({k: asdict(v) for k, v in capture.kernels.items()}, sort_keys=True)
-    return capture.code, launches
+def _code(candidate: str) -> str:
+    """A candidate's code without its header (which names the options): equal for two options that
+    change nothing inductor writes (its module's text differs in metadata even then)."""
+    return candidate.split('"""', 2)[2]
 
 
 def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None) -> InductorSeeds:
@@ -420,7 +432,7 @@ def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] |
         seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
         if not generic.specialized:
             seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
-        written = {_written(by_sizes[0])}
+        written = {_code(source) for _, source in seeds}
         skipped: dict[str, str] = {}
         captures: dict[str, Capture] = {}
         for name in chosen:
@@ -430,11 +442,12 @@ def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] |
                 continue
             try:
                 timed = capturer.capture(generic=False, options=structure.options)
-                if _written(timed) in written:
+                source = to_candidate(generic, [timed, *by_sizes[1:]])
+                if _code(source) in written:
                     skipped[name] = "inductor writes the same kernels with it"
                     continue
-                written.add(_written(timed))
-                seeds.append((f"{spec.name}-torch-compile-{name}", to_candidate(generic, [timed, *by_sizes[1:]])))
+                written.add(_code(source))
+                seeds.append((f"{spec.name}-torch-compile-{name}", source))
                 captures[name] = timed
             except (CaptureError, ConversionError) as exc:
                 skipped[name] = str(exc)
