@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'cumsum_rows'
 spec sha256: 9ecb27ef09c19e445ffb90b429bccb0050ae179fe551aa2d3bbac78a6d20b637
 hardware: h200
-exported: 2026-11-24T01:39:14+00:00
+made: 2026-11-24T12:11:06+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1343 ms (IQR 0.0009), 3.10x eager, 1.27x torch.compile, 94% of roofline
+timings: median 0.1383 ms (IQR 0.0012), 3.01x eager, 1.24x torch.compile, 91% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -38,7 +38,7 @@ def triton_red_fused_cumsum_0_s0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl
     rbase = r0_base
     x0 = xindex
     tmp3 = tl.full([XBLOCK, 1], float('nan'), tl.float32)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK, num_stages=4):
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK, num_stages=3):
         r0_index = r0_offset + r0_base
         r0_mask = r0_index < r0_numel
         roffset = r0_offset
@@ -56,12 +56,12 @@ def triton_red_fused_cumsum_0_s0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl
         tl.store(out_ptr0 + (r0_1 + 16384 * x0), tmp8, r0_mask)
 
 @triton.jit
-def _triton_helper_fn_add0_s1(arg0_0, arg1_0):
+def _triton_helper_fn_add0_s1(arg0_0, arg1_0):  # kernelevo: keep (the timing never runs these sizes)
     tmp0 = arg0_0 + arg1_0
     return tmp0
 
 @triton.jit
-def triton_red_fused_cumsum_0_s1(in_ptr0, out_ptr0, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
+def triton_red_fused_cumsum_0_s1(in_ptr0, out_ptr0, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -105,11 +105,11 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 16384), (16384, 1), dtype=torch.float32, device=device)
-        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=4096, num_warps=16, num_stages=1)
+        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=1024, num_warps=8, num_stages=1)
         del arg0_1
         return buf0
 
-    def _generic(self, *inputs):
+    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
         device = inputs[0].device
         arg0_1 = inputs[0].shape[0]
         arg1_1 = inputs[0].shape[1]

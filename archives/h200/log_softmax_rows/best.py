@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'log_softmax_rows'
 spec sha256: 2331695d71512bd3283872706e28468309e84b539eacdcc3835b758adacebaa0
 hardware: h200
-exported: 2026-11-24T01:09:08+00:00
+made: 2026-11-24T11:45:51+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2509 ms (IQR 0.0013), 1.90x eager, 1.09x torch.compile, 100% of roofline
+timings: median 0.2515 ms (IQR 0.0014), 1.91x eager, 1.09x torch.compile, 100% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -28,6 +28,13 @@ def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexp
     return (out_max, out_sum)
 
 @triton.jit
+def exp(x, use_fast_math: tl.constexpr):
+    if use_fast_math:
+        return tl_math.exp(x)
+    else:
+        return libdevice.exp(x)
+
+@triton.jit
 def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
     out_max = max2(lhs_max, dim)
     out_max_keepdim = tl.expand_dims(out_max, dim)
@@ -36,22 +43,15 @@ def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
     return (out_max, out_sum)
 
 @triton.jit
-def max2(a, dim):
-    return tl.reduce(a, dim, maximum)
-
-@triton.jit
-def exp(x, use_fast_math: tl.constexpr):
-    if use_fast_math:
-        return tl_math.exp(x)
-    else:
-        return libdevice.exp(x)
-
-@triton.jit
 def maximum(a, b):
     mask = a > b
     if is_floating(a):
         mask |= a != a
     return tl.where(mask, a, b)
+
+@triton.jit
+def max2(a, dim):
+    return tl.reduce(a, dim, maximum)
 
 @triton.jit
 def is_floating(x):
@@ -102,7 +102,7 @@ def triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0(in_ptr0, out_p
         tl.store(out_ptr2 + (r0_1 + 8192 * x0), tmp7, r0_mask)
 
 @triton.jit
-def triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s1(in_ptr0, out_ptr2, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
+def triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s1(in_ptr0, out_ptr2, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -166,11 +166,11 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf2 = torch.empty_strided((16384, 8192), (8192, 1), dtype=torch.float32, device=device)
-        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=1024, num_warps=16, num_stages=2)
+        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=1024, num_warps=16, num_stages=1)
         del arg0_1
         return buf2
 
-    def _generic(self, *inputs):
+    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
         device = inputs[0].device
         arg0_1 = inputs[0].shape[0]
         arg1_1 = inputs[0].shape[1]
