@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import datetime as dt
 import json
 import logging
@@ -48,13 +49,14 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
     wall = time.perf_counter() - started
     state = outcome.state
     results = [e.result for v in state.evaluations.values() for e in v]
+    rejected = collections.Counter(r.error.value for r in results if not r.ok and r.error)
     timing_s = sum(r.costs.timing_s for r in results)
     row: dict = {"example": name, "spec": str(path.resolve().relative_to(ROOT)), "stopped": outcome.reason,
                  "wall_s": wall, "search_s": outcome.loop.elapsed_s(),
                  "evaluations": state.evaluated_count(), "correct": state.correct_count(),
                  "evals_per_min": state.evaluated_count() / outcome.loop.elapsed_s() * 60,
                  "timing_fraction": timing_s / outcome.loop.elapsed_s(),
-                 "evaluating_fraction": outcome.loop.busy_fraction()}
+                 "evaluating_fraction": outcome.loop.busy_fraction(), "rejected": dict(rejected.most_common())}
     for hardware in state.hardware_types():
         archive_cells = sum(len(a) for (_, hw), a in state.archives.items() if hw == hardware)
         row["hardware"], row["cells_filled"] = hardware, archive_cells
