@@ -7,7 +7,7 @@ then, with ``--judge``, the converted candidate is judged against eager and torc
 in one evaluator. A spec with no seed gets its reason.
 
 With ``--structures``, every seed a run makes is judged, inductor's structural options
-included (``kernelevo.variation.inductor_seed.STRUCTURES``): per seed its verdict, its time
+included (``kernelevo.variation.compile_seeds.STRUCTURES``): per seed its verdict, its time
 against torch.compile and its archive cell (the default descriptors), per structure that made
 no seed the reason.
 
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.variation.compile_seeds import capture_for_seed  # noqa: E402
 from kernelevo.variation.inductor_capture import CaptureError  # noqa: E402
-from kernelevo.variation.inductor_seed import capture_for_seed  # noqa: E402
 
 
 def captured(path: Path, captures: Path) -> dict:
@@ -81,7 +81,8 @@ def structures(path: Path, captures: Path) -> dict:
     """Every seed a run makes for ``path``'s spec, judged in one evaluator, with its archive cell."""
     from kernelevo.archive.descriptors import descriptor_set
     from kernelevo.evaluation import EvalOptions, Evaluator
-    from kernelevo.variation.inductor_seed import ConversionError, inductor_seeds
+    from kernelevo.variation.compile_seeds import inductor_seeds
+    from kernelevo.variation.inductor_seed import ConversionError
 
     spec = read_spec(str(path))
     row: dict = {"spec": spec.name}

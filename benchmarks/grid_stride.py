@@ -46,7 +46,7 @@ def main() -> None:
         if args.seed:
             seed = Path(args.seed).read_text()
         else:
-            from kernelevo.variation.inductor_seed import seeds_from_compile
+            from kernelevo.variation.compile_seeds import seeds_from_compile
 
             seed = seeds_from_compile(spec, device=args.device)[0][1]
         versions = {"seed": seed} | {f"grid-stride, {cap} programs": s for cap in PROGRAMS

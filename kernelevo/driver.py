@@ -199,8 +199,9 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
+    from kernelevo.variation.compile_seeds import seeds_from_compile
     from kernelevo.variation.inductor_capture import CaptureError
-    from kernelevo.variation.inductor_seed import ConversionError, seeds_from_compile
+    from kernelevo.variation.inductor_seed import ConversionError
 
     try:
         seeds = seeds_from_compile(spec, device=config.evaluation.device)

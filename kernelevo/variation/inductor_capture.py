@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.variation.variant_sizes import VariantSizesError, dynamic_dims, state_shapes_of, variant_shapes
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -98,78 +99,6 @@ class Capture:
 
 
 # -- in the child ---------------------------------------------------------------------------
-def _variant_shapes(problem: Problem, seed: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
-                                                           dict[str, dict[str, tuple[int, ...]]]]:
-    import torch
-
-    meta = torch.device("meta")
-    names = problem.spec.settings.variant_names()
-    inputs = {v: [tuple(x.shape) if isinstance(x, torch.Tensor) else x for x in problem.inputs(v, seed, meta)]
-              for v in names}
-    inits = {v: problem.init_inputs(v) for v in names}
-    states = {}
-    for v in names:
-        model = problem.model(v, seed, meta)
-        states[v] = {n: tuple(t.shape) for n, t in (*model.named_parameters(), *model.named_buffers())}
-    return inputs, inits, states
-
-
-def _dynamic_dims(inputs: dict[str, list[Any]]) -> dict[int, list[int]]:
-    rows = list(inputs.values())
-    found: dict[int, list[int]] = {}
-    for i, first in enumerate(rows[0]):
-        if not isinstance(first, tuple):
-            if any(r[i] != first for r in rows):
-                raise CaptureError(f"input {i} is a number that differs between variants; inductor would "
-                                   "specialize the kernel on one value")
-            continue
-        if any(len(r[i]) != len(first) for r in rows):
-            raise CaptureError(f"input {i} has a different number of dimensions in different variants")
-        dims = [d for d in range(len(first)) if any(r[i][d] != first[d] for r in rows)]
-        if dims:
-            found[i] = dims
-    return found
-
-
-def _init_paths(init: list[Any]) -> list[tuple[str, Any]]:
-    """(expression, value) of each integer in get_init_inputs(), also inside tuples and lists."""
-    found = []
-    for i, value in enumerate(init):
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int):
-            found.append((f"init[{i}]", value))
-        elif isinstance(value, list | tuple):
-            found += [(f"init[{i}][{j}]", v) for j, v in enumerate(value) if isinstance(v, int)
-                      and not isinstance(v, bool)]
-    return found
-
-
-def _state_shapes(inits: dict[str, list[Any]], states: dict[str, dict[str, tuple[int, ...]]]
-                  ) -> dict[str, list[int | str]]:
-    """Each parameter's shape, a dimension that differs between variants written as the init input it equals."""
-    variants = list(states)
-    first = states[variants[0]]
-    shapes: dict[str, list[int | str]] = {}
-    for name, shape in first.items():
-        if any(name not in states[v] or len(states[v][name]) != len(shape) for v in variants):
-            raise CaptureError(f"parameter {name} differs in rank or presence between variants")
-        dims: list[int | str] = []
-        for d, size in enumerate(shape):
-            sizes = {v: states[v][name][d] for v in variants}
-            if len(set(sizes.values())) == 1:
-                dims.append(size)
-                continue
-            exprs = [e for e, _ in _init_paths(inits[variants[0]])]
-            match = next((e for e in exprs if all(dict(_init_paths(inits[v])).get(e) == sizes[v] for v in variants)),
-                         None)
-            if match is None:
-                raise CaptureError(f"parameter {name}'s dim {d} follows none of get_init_inputs()'s values")
-            dims.append(match)
-        shapes[name] = dims
-    return shapes
-
-
 def _size_arg(source: Any, names: list[str]) -> GraphArg:
     """The size a symbolic graph input stands for, read from dynamo's source: ``L['args'][2].size()[1]``."""
     text = source.name() if callable(getattr(source, "name", None)) else str(getattr(source, "name", source))
@@ -239,9 +168,12 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
 
     if device.type != "cuda":
         raise CaptureError(NO_GPU)
-    shapes, inits, states = _variant_shapes(problem, seed)
-    dynamic = _dynamic_dims(shapes) if generic else {}
-    state_shapes = _state_shapes(inits, states)
+    try:
+        shapes, inits, states = variant_shapes(problem, seed)
+        dynamic = dynamic_dims(shapes) if generic else {}
+        state_shapes = state_shapes_of(inits, states)
+    except VariantSizesError as exc:
+        raise CaptureError(str(exc)) from None
     variant = variant or DEFAULT_VARIANT
     model = problem.model(variant, seed, device)
     inputs = problem.inputs(variant, seed, device)

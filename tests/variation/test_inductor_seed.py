@@ -22,8 +22,9 @@ from kernelevo.search.config import RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template
+from kernelevo.variation.compile_seeds import STRUCTURES, inductor_seeds
 from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
-from kernelevo.variation.inductor_seed import STRUCTURES, ConversionError, inductor_seeds, to_candidate
+from kernelevo.variation.inductor_seed import ConversionError, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"

@@ -1,0 +1,128 @@
+"""Seeds from ``torch.compile``: what inductor writes for a spec, under its default and structural options.
+
+:func:`inductor_seeds` captures inductor's modules for a spec in one isolated child
+(:mod:`kernelevo.variation.inductor_capture`) and converts each into a standalone candidate
+(:mod:`kernelevo.variation.inductor_seed`): the default seeds, then one per structure of
+:data:`STRUCTURES` that changes inductor's kernels at the timed sizes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kernelevo.variation.inductor_capture import Capture, CaptureError, Capturer
+from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+
+if TYPE_CHECKING:
+    from kernelevo.spec.spec import Spec
+
+log = logging.getLogger(__name__)
+
+# Inductor's own options that change the structure of what it writes (or, the last, how far it tunes
+# each kernel's launch): each seeds one more kernel where it changes the kernels inductor writes for the
+# spec's timed sizes, so that an offline archive starts spread over cells. Reductions can be persistent
+# (the whole row in one block) or looped; loads plain, through block pointers or TMA; an elementwise
+# grid 1-D or tiled in 2-D; a row's reduction one program's or split over several; a GEMM tiled one
+# tile per program or persistent over tiles with TMA loads.
+@dataclass(frozen=True)
+class Structure:
+    options: dict[str, Any]  # inductor's configuration, dotted names
+    # what the default kernels must include for the option to change them: inductor names its kernels
+    # triton_poi_ (pointwise), triton_per_ (persistent reduction), triton_red_ (looped reduction) and
+    # triton_tem_ (a GEMM template); empty: any kernel
+    kinds: tuple[str, ...] = ()
+
+
+STRUCTURES: dict[str, Structure] = {
+    "looped-reductions": Structure({"triton.persistent_reductions": False}, ("triton_per_",)),
+    "block-pointers": Structure({"triton.use_block_ptr": True}),
+    "tensor-descriptors": Structure({"triton.use_tensor_descriptor": True}),
+    "2d-tiles": Structure({"triton.prefer_nd_tiling": True}, ("triton_poi_",)),
+    "cooperative-reductions": Structure({"triton.cooperative_reductions": True}, ("triton_per_", "triton_red_")),
+    "persistent-tma-matmul": Structure({"triton.enable_persistent_tma_matmul": True}, ("triton_tem_",)),
+    "coordinate-descent": Structure({"coordinate_descent_tuning": True}),
+}
+
+
+@dataclass
+class InductorSeeds:
+    """The candidates made from torch.compile's kernels for a spec, and why a structure made none."""
+
+    seeds: list[tuple[str, str]]  # (name, source)
+    skipped: dict[str, str]  # structure -> why it made no seed
+    captures: dict[str, Capture]  # structure -> its capture at the timed sizes, for each seed it made
+
+
+def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Capture]]:
+    """Inductor's generic module for ``spec`` and its module for the timed variant's sizes; a module
+    for every variant's sizes where the generic one fixed some (``Capture.specialized``)."""
+    with Capturer(spec, device=device) as capturer:  # one child: torch and the spec load once
+        return _default_captures(capturer, spec)
+
+
+def _default_captures(capturer: Capturer, spec: Spec) -> tuple[Capture, list[Capture]]:
+    generic = capturer.capture()
+    by_sizes = [capturer.capture(generic=False)]
+    if generic.specialized:
+        by_sizes += [capturer.capture(generic=False, variant=v)
+                     for v in spec.settings.variant_names() if v != by_sizes[0].variant]
+    return generic, by_sizes
+
+
+def _code(candidate: str) -> str:
+    """A candidate's code without its header (which names the options): equal for two options that
+    change nothing inductor writes (its module's text differs in metadata even then)."""
+    return candidate.split('"""', 2)[2]
+
+
+def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None) -> InductorSeeds:
+    """The candidates made from torch.compile's kernels for ``spec`` on this machine's GPU.
+
+    First the one that runs inductor's static-size kernels at the timed sizes (as torch.compile
+    does), then, where inductor kept every size dynamic, the one that runs its generic kernels
+    alone: on the H200 the generic kernels were the faster at the timed sizes on softmax,
+    log-softmax and cross-entropy (benchmarks/results/compile_seeds-generic-h200.json). Then one
+    per structure of :data:`STRUCTURES` (all unless named) that changes the kernels at the timed
+    sizes; the other variants' sizes keep the default kernels. A structure that fails to compile or
+    to convert is skipped with its reason; the default capture failing raises
+    :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError`."""
+    chosen = list(STRUCTURES) if structures is None else list(structures)
+    with Capturer(spec, device=device) as capturer:
+        generic, by_sizes = _default_captures(capturer, spec)
+        seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
+        if not generic.specialized:
+            seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
+        written = {_code(source) for _, source in seeds}
+        skipped: dict[str, str] = {}
+        captures: dict[str, Capture] = {}
+        for name in chosen:
+            structure = STRUCTURES[name]
+            if structure.kinds and not any(k.startswith(structure.kinds) for k in by_sizes[0].kernels):
+                skipped[name] = f"no kernel it changes (inductor wrote {', '.join(by_sizes[0].kernels)})"
+                continue
+            try:
+                timed = capturer.capture(generic=False, options=structure.options)
+                source = to_candidate(generic, [timed, *by_sizes[1:]])
+                if _code(source) in written:
+                    skipped[name] = "inductor writes the same kernels with it"
+                    continue
+                written.add(_code(source))
+                seeds.append((f"{spec.name}-torch-compile-{name}", source))
+                captures[name] = timed
+            except (CaptureError, ConversionError) as exc:
+                skipped[name] = str(exc)
+    return InductorSeeds(seeds, skipped, captures)
+
+
+def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
+    """(name, source) of every candidate :func:`inductor_seeds` makes, the structures' skips logged."""
+    found = inductor_seeds(spec, device)
+    for name, why in found.skipped.items():
+        log.info("No %s seed from torch.compile for %s: %s", name, spec.name, why)
+    return found.seeds
+
+
+__all__ = ["STRUCTURES", "InductorSeeds", "Structure", "capture_for_seed", "inductor_seeds", "seeds_from_compile"]
