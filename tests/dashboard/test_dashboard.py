@@ -170,6 +170,11 @@ def test_a_spec_submitted_through_the_form_starts_a_run_that_progresses_live(ser
     page.get_by_role("button", name="Check the spec and start the run").click()
     page.wait_for_url(re.compile(r"#/runs/\d+$"), timeout=120_000)
     run_id = int(page.url.rsplit("/", 1)[1])
+    # the run page's first render waits for four API replies while the new run's judge starts on the same
+    # two cores: it took over 30 s (Playwright's default wait) once in a full test run
+    page.wait_for_selector("h1 .badge, #view [role=alert]", timeout=120_000)
+    alert = page.locator("#view [role=alert]")
+    assert not alert.count() or not alert.first.inner_text().strip(), alert.first.inner_text()
 
     seen = []  # the evaluations tile while the run goes on: it moves without a reload
     deadline = time.monotonic() + 300
