@@ -31,6 +31,7 @@ from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
 from kernelevo.search.config import RunConfig
+from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import evolve_prompt
@@ -370,16 +371,8 @@ class SearchLoop:
         if self.config.islands < 2 or n - self._last_migration < every:
             return
         self._last_migration = n
-        for hardware in self.state.hardware_types():
-            for island in range(self.config.islands):
-                best = self.state.archive(island, hardware).best()
-                if best is None:
-                    continue
-                to = (island + 1) % self.config.islands
-                outcome = self.state.archive(to, hardware).add(best.candidate_id, best.objective, best.measures,
-                                                               best.rel_iqr)
-                if outcome.status.inserted:
-                    self.store.save_elite(hardware, to, best)
+        for hardware, island, elite in migrate(self.state, self.config.islands):
+            self.store.save_elite(hardware, island, elite)
 
     # -- meta-prompt evolution -----------------------------------------------------------------------
     def _evolution_due(self) -> bool:
