@@ -16,7 +16,10 @@ kernel computes:
   then ``pid * BLOCK``), masked against a size argument (``idx < n``), loops over the blocks
   ``tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0))``, and its launch grid
   is capped at a few programs per SM: persistent programs (parallelism level 2). The loop is
-  right for any grid, so a launch the move cannot find keeps its grid and stays correct.
+  right for any grid, so a launch the move cannot find keeps its grid and stays correct;
+- **epilogue fusion**: an in-place elementwise kernel launched right after a kernel that writes
+  its buffer runs inside that kernel's store, one launch and one pass over the output fewer
+  (:mod:`kernelevo.variation.fuse_epilogue`, which says when it applies).
 
 Each move edits the source text in place (comments and layout kept), and a move that does
 not apply is not offered. A kernel whose ``def`` is marked ``# kernelevo: keep`` gets none.
@@ -27,41 +30,15 @@ from __future__ import annotations
 import ast
 import functools
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, program_id_axis
+from kernelevo.variation.fuse_epilogue import fusions
+from kernelevo.variation.source_text import Move, SourceText
 
 STAGES = (2, 3, 4)
 # programs a grid-stride kernel is launched with at most: 2, 4 and 8 per SM of an H100 / H200 (132 SMs)
 PROGRAMS = (264, 528, 1056)
-
-
-@dataclass(frozen=True)
-class Move:
-    label: str
-    apply: Callable[[], str]
-
-
-class _Text:
-    """Offsets of a source's (line, column) positions, and edits spliced at them."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.starts = [0]
-        for line in source.splitlines(keepends=True):
-            self.starts.append(self.starts[-1] + len(line))
-
-    def at(self, line: int, col: int) -> int:
-        # ast columns count UTF-8 bytes; kernels are ASCII in practice, and a mismatch only misplaces an edit
-        return self.starts[line - 1] + col
-
-    def splice(self, edits: list[tuple[int, int, str]]) -> str:
-        out = self.source
-        for start, end, text in sorted(edits, reverse=True):
-            out = out[:start] + text + out[end:]
-        return out
 
 
 def _kernels(tree: ast.Module) -> list[ast.FunctionDef]:
@@ -81,13 +58,13 @@ def _loads(node: ast.AST) -> list[ast.Call]:
     return _calls_named(node, "tl.load")
 
 
-def _before_close(text: _Text, call: ast.Call) -> int:
+def _before_close(text: SourceText, call: ast.Call) -> int:
     """The offset of a call's closing parenthesis."""
-    end = text.at(call.end_lineno or call.lineno, call.end_col_offset or 0)
+    end = text.offset(call.end_lineno or call.lineno, call.end_col_offset or 0)
     return text.source.rindex(")", 0, end)
 
 
-def _pipelining(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
+def _pipelining(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
     moves = []
     for loop in (n for n in ast.walk(kernel) if isinstance(n, ast.For)):
         it = loop.iter
@@ -101,14 +78,14 @@ def _pipelining(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
         for stages in STAGES:
             edits = [(close, close, f", num_stages={stages}")]
             if name == "range":
-                start = text.at(it.func.lineno, it.func.col_offset)
+                start = text.offset(it.func.lineno, it.func.col_offset)
                 edits.append((start, start + len("range"), "tl.range"))
             moves.append(Move(f"{kernel.name}: loop at line {loop.lineno} pipelined over {stages} stages",
                               functools.partial(text.splice, edits)))
     return moves
 
 
-def _eviction(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
+def _eviction(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
     loads = _loads(kernel)
     if not loads:
         return []
@@ -118,8 +95,8 @@ def _eviction(text: _Text, kernel: ast.FunctionDef) -> list[Move]:
         for call in loads:
             kw = next(k for k in call.keywords if k.arg == "eviction_policy")
             # from the comma before the keyword to the keyword's end
-            start = text.source.rindex(",", 0, text.at(kw.lineno, kw.col_offset))
-            edits.append((start, text.at(kw.end_lineno or kw.lineno, kw.end_col_offset or 0), ""))
+            start = text.source.rindex(",", 0, text.offset(kw.lineno, kw.col_offset))
+            edits.append((start, text.offset(kw.end_lineno or kw.lineno, kw.end_col_offset or 0), ""))
         return [Move(f"{kernel.name}: eviction hints dropped", functools.partial(text.splice, edits))]
     if hinted:
         return []  # hints chosen by hand for some loads: leave them to the author
@@ -222,7 +199,7 @@ def _grid_elements(tree: ast.Module, kernel: str) -> list[ast.expr]:
     return found
 
 
-def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list[Move]:
+def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) -> list[Move]:
     ids = _calls_named(kernel, "tl.program_id")
     nested = any(isinstance(n, ast.Return | ast.FunctionDef | ast.Lambda) for n in ast.walk(kernel) if n is not kernel)
     if len(ids) != 1 or program_id_axis(ids[0]) != 0 or _calls_named(kernel, "tl.num_programs") or nested:
@@ -253,8 +230,8 @@ def _grid_stride(text: _Text, tree: ast.Module, kernel: ast.FunctionDef) -> list
     for cap in PROGRAMS if grids else (None,):
         edits = list(kernel_edits)
         for element in grids:
-            begin = text.at(element.lineno, element.col_offset)
-            end = text.at(element.end_lineno or element.lineno, element.end_col_offset or 0)
+            begin = text.offset(element.lineno, element.col_offset)
+            end = text.offset(element.end_lineno or element.lineno, element.end_col_offset or 0)
             edits += [(begin, begin, "min("), (end, end, f", {cap})")]
         label = f"{kernel.name}: grid-stride loop over blocks" + (f", grid capped at {cap} programs" if cap else "")
         found.append(Move(label, functools.partial(text.splice, edits)))
@@ -277,13 +254,13 @@ def _moves(source: str) -> tuple[Move, ...]:
         return ()
     if not _binds_tl(tree):
         return ()
-    text = _Text(source)
+    text = SourceText(source)
     found: list[Move] = []
     for kernel in _kernels(tree):
         if is_kept(source, kernel):
             continue
         found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
-    return tuple(found)
+    return tuple(found + fusions(source, tree))
 
 
 def restructure(source: str, rng: random.Random) -> tuple[str, str] | None:

@@ -30,7 +30,6 @@ Mutants that break the hardware's limits are left out (:mod:`kernelevo.variation
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import re
 from collections.abc import Iterable
@@ -39,6 +38,7 @@ from dataclasses import dataclass, replace
 from kernelevo.utils.cuda_source import find_cuda
 from kernelevo.utils.cuda_text import blank_comments, global_functions
 from kernelevo.variation.cuda_launches import c_launches, py_launches, single_assignments, template_strings
+from kernelevo.variation.source_text import SourceText
 from kernelevo.variation.tunable import Link, Tunable
 
 _DEFINE = re.compile(r"#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*(\d+)[uUlL]*[ \t]*\)?[ \t]*(?=\n|\\n|$)", re.M)
@@ -76,23 +76,8 @@ def tunable_name(name: str) -> bool:
     return (upper or bool(re.fullmatch(r"k[A-Z]\w*", name))) and not FIXED.search(name)
 
 
-class _Text:
-    """Converts between the AST's (line, UTF-8 column) and offsets in the source string."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.starts = [0]
-        for line in source.splitlines(keepends=True):
-            self.starts.append(self.starts[-1] + len(line))
-
-    def offset(self, line: int, col: int) -> int:
-        start = self.starts[line - 1]
-        row = self.source[start:self.starts[line]].encode()
-        return start + len(row[:col].decode(errors="ignore"))
-
-    def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return line + 1, len(self.source[self.starts[line]:offset].encode())
+class _Text(SourceText):
+    """The source's text, and its integer literals as template sites."""
 
     def node_site(self, node: ast.expr, role: str, name: str = "", add: int = 0) -> Site:
         assert isinstance(node, ast.Constant) and isinstance(node.value, int) and node.end_col_offset is not None
