@@ -9,7 +9,12 @@ Read from the AST, outside ``@triton.jit`` bodies (constants there are the algor
 - upper-case integer constants of host code or the module (``SPLITS = 4``), used or not;
 - ``triton.Config({...}, num_warps=..., num_stages=...)`` and ``triton.heuristics`` lambdas
   that return a literal (``{"BLOCK": lambda args: 1024}``);
-- a ``tl.constexpr`` parameter's default that no launch overrides.
+- a ``tl.constexpr`` parameter's default that no launch overrides;
+- in a kernel that loops over its tiles whatever its grid (persistent: ``for tile in
+  tl.range(pid, num_tiles, NUM_SMS)``), its tiles and tile grouping declared in its body
+  (``BLOCK_M: tl.constexpr = 128``, ``GROUP_M: tl.constexpr = 8``), as inductor writes its
+  templates. A kernel launched once per tile has a grid made from its tiles, which
+  would not move with them.
 
 Lines marked ``# kernelevo: keep`` (and functions whose ``def`` is) are left alone
 (:mod:`kernelevo.utils.kept`).
@@ -24,12 +29,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 
 from kernelevo.utils.kept import kept_lines
 from kernelevo.utils.pyast import decorator_names, is_constexpr
 from kernelevo.variation.tunable import Link, Tunable
 
 NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
+KERNEL_TILE = re.compile(r"^(?:BLOCK|TILE|BLK)_?(?:SIZE_?)?[MNK]$|^GROUP_(?:SIZE_)?M$")
 
 
 def is_tunable_name(name: str) -> bool:
@@ -49,6 +56,27 @@ def int_value(node: ast.AST) -> int:
 def find_tunables(source: str) -> tuple[Tunable, ...]:
     kept = kept_lines(source)
     return tuple(t for t in HostReader(ast.parse(source)).tunables() if t.line not in kept)
+
+
+def kernel_tiles(kernel: ast.FunctionDef) -> dict[str, ast.Constant]:
+    """The tiles a kernel declares in its body (``BLOCK_M: tl.constexpr = 128``), by name."""
+    return {stmt.target.id: stmt.value for stmt in kernel.body
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            and isinstance(stmt.value, ast.Constant) and is_int_literal(stmt.value)
+            and "constexpr" in ast.unparse(stmt.annotation) and KERNEL_TILE.match(stmt.target.id)}
+
+
+def _loops_over_tiles(kernel: ast.FunctionDef) -> bool:
+    """Whether a loop of the kernel's body strides by the program count (``tl.num_programs`` or a
+    constant of the kernel's, as inductor's ``NUM_SMS``): every program takes tiles until none is left."""
+    constants = {s.target.id for s in kernel.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+    for loop in kernel.body:
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 3:
+            step = loop.iter.args[2]
+            if (isinstance(step, ast.Name) and step.id in constants) or \
+                    (isinstance(step, ast.Call) and ast.unparse(step.func).endswith("num_programs")):
+                return True
+    return False
 
 
 class HostReader:
@@ -205,6 +233,13 @@ class HostReader:
                     assert isinstance(default, ast.Constant)
                     self.defaults.setdefault(function.name, []).append((arg.arg, default))
 
+    def _persistent_tiles(self) -> None:
+        """The tiles declared in the body of a kernel whose loop over tiles does not depend on its grid."""
+        for kernel in self.jit:
+            if _loops_over_tiles(kernel):
+                for name, literal in kernel_tiles(kernel).items():
+                    self.add(literal, name, "kernel_tile")
+
     def _constexpr_defaults(self) -> None:
         """The defaults no launch overrides are tunable (one that is always passed changes nothing)."""
         passed = {kw.arg for call in self.launches for kw in call.keywords if kw.arg}
@@ -265,6 +300,7 @@ class HostReader:
         self._read_constexpr_defaults()
         self._calls()
         self._constexpr_defaults()
+        self._persistent_tiles()
         links = self._links()
         found = sorted(self.found.values(), key=lambda item: (item[0].lineno, item[0].col_offset))
         seen: dict[str, int] = {}

@@ -14,7 +14,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from kernelevo.variation.template_triton import HostReader, int_value, is_int_literal
+from kernelevo.utils.pyast import dotted_name
+from kernelevo.variation.template_triton import HostReader, int_value, is_int_literal, kernel_tiles
 
 SHARED_LIMIT = 232_448  # bytes per block on sm_90 (H100, H200): Triton's own "Hardware limit"
 DEFAULT_STAGES = 3  # Triton's num_stages where a launch or config names none
@@ -63,6 +64,26 @@ def stagings(source: str) -> tuple[Staging, ...]:
                  if TILE.match(name) or name == "num_stages"]
         if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} == {"M", "N", "K"}:
             found.append(Staging(node.lineno, tuple(named)))
+    return tuple(found) + _in_kernel_stagings(reader)
+
+
+def _in_kernel_stagings(reader: HostReader) -> tuple[Staging, ...]:
+    """Launches of kernels that declare their tiles in their body (inductor's templates): the
+    tiles from the body, the stages from the launch."""
+    tiles = {k.name: [(name, (v.lineno, v.col_offset), int_value(v)) for name, v in kernel_tiles(k).items()
+                      if TILE.match(name)] for k in reader.jit}
+    found = []
+    for node in reader.host_nodes:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+            continue
+        named = tiles.get((dotted_name(node.func.value) or "").split(".")[-1], [])
+        if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} != {"M", "N", "K"}:
+            continue
+        for kw in node.keywords:
+            resolved = reader.resolve(kw.value, node) if kw.arg == "num_stages" else None
+            if resolved is not None:
+                named = [*named, ("num_stages", (resolved[0].lineno, resolved[0].col_offset), int_value(resolved[0]))]
+        found.append(Staging(node.lineno, tuple(named)))
     return tuple(found)
 
 

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 WARPS = (1, 2, 4, 8, 16, 32)
 STAGES = (1, 2, 3, 4, 5, 6)
 UNROLLS = (1, 2, 4, 8, 16, 32)
+# A tile declared in a kernel's body (inductor's templates): a tl.dot needs 16 at least, a TMA box takes 256 at most.
+KERNEL_TILES = (16, 32, 64, 128, 256)
+TILE_GROUPS = (1, 2, 4, 8, 16, 32, 64)  # tiles of M one program group takes in turn (GROUP_M)
 # Block sizes beyond this fit no GPU's registers well and cost minutes to compile.
 MAX_BLOCK = 1 << 14
 # CUDA contexts whose values are sizes: a non-power-of-two moves by its largest power-of-two factor (up to a
@@ -42,7 +45,7 @@ class Tunable:
     line: int  # 1-based
     col: int
     end_col: int
-    context: str  # Triton: "launch", "config", "constant"; CUDA: see kernelevo.variation.template_cuda
+    context: str  # Triton: "launch", "config", "constant", "kernel_tile"...; CUDA: kernelevo.variation.template_cuda
     ordinal: int = 0  # the how-manieth tunable of this context and name, in source order
     links: tuple[Link, ...] = ()  # literals that must agree with this one, rewritten with it
 
@@ -69,6 +72,8 @@ def _choices(name: str, context: str, v: int) -> tuple[int, ...]:
         return STAGES
     if context == "unroll":
         return UNROLLS
+    if context == "kernel_tile":
+        return TILE_GROUPS if name.startswith("GROUP") else KERNEL_TILES
     if _power_of_two(v):
         high = max(MAX_BLOCK, v)
         return tuple(1 << k for k in range(31) if 1 << k <= high)

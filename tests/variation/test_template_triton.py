@@ -206,3 +206,49 @@ class ModelNew(torch.nn.Module):
     assert keys(source) == {"constant:CHUNK#0": 64, "launch:BLOCK#0": 1024, "launch:num_warps#0": 8}
     fallback = "triton.cdiv(x.numel(), 256),)](x, x.numel(), BLOCK=256, num_warps=4)"
     assert sweep(source) and all(fallback in new and "SPLITS = 4" in new for new, _ in sweep(source))
+
+
+# inductor's template style: the configuration it chose declared in the kernel's body
+BODY_TILES = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def persistent(a_ptr, M, N):
+    BLOCK_M: tl.constexpr = 128
+    BLOCK_N: tl.constexpr = 256
+    BLOCK_K: tl.constexpr = 64
+    GROUP_M: tl.constexpr = 8
+    NUM_SMS: tl.constexpr = 132
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N), NUM_SMS):
+        pass
+
+
+@triton.jit
+def one_tile_a_program(a_ptr, M, N):
+    BLOCK_M: tl.constexpr = 128
+    BLOCK_N: tl.constexpr = 128
+    BLOCK_K: tl.constexpr = 32
+    pid = tl.program_id(0)
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        persistent[(132, 1, 1)](x, 4096, 4096, num_warps=8, num_stages=3)
+        one_tile_a_program[(1024, 1, 1)](x, 4096, 4096, num_warps=8, num_stages=3)
+        return x
+"""
+
+
+def test_a_persistent_kernels_tiles_in_its_body_are_tunable_and_a_one_tile_kernels_are_not() -> None:
+    found = {(t.name, t.value): t for t in find_tunables(BODY_TILES) if t.context == "kernel_tile"}
+    # the persistent kernel's: its grid (NUM_SMS programs) does not depend on them. The other kernel's
+    # grid (1024 tiles of 128 x 128) would have to move with its tiles, and the literal cannot say how.
+    assert set(found) == {("BLOCK_M", 128), ("BLOCK_N", 256), ("BLOCK_K", 64), ("GROUP_M", 8)}
+    assert found[("BLOCK_N", 256)].choices() == (16, 32, 64, 128, 256)  # a dot's least, a TMA box's most
+    assert found[("GROUP_M", 8)].choices() == (1, 2, 4, 8, 16, 32, 64)
+    # 3 stages of 128x128 and 128x256 fp16 tiles: 288 KiB, more than a block's shared memory
+    too_big = apply(BODY_TILES, {found[("BLOCK_K", 64)]: 128})
+    assert [p.split(":")[0] for p in problems(too_big)] == ["line 27"] and not problems(BODY_TILES)  # the launch
+    assert too_big not in [new for new, _ in sweep(BODY_TILES)]
