@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from kernelevo.archive.descriptors import compute_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.spec import read_spec
@@ -137,3 +139,14 @@ def test_nothing_is_fused_where_the_module_could_compute_otherwise() -> None:
                          ("launched_twice", launched_twice), ("other_buffer", other_buffer), ("kept", kept)]:
         assert source != GEMM_THEN_GELU, name
         assert _fused(source) == [], name
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_inductors_persistent_tma_gemm_with_its_gelu_fused_is_correct() -> None:
+    seed = (ROOT / "archives" / "h200" / "gemm_bias_gelu" / "best.py").read_text()
+    fused = [m.apply() for m in fusions(seed, ast.parse(seed))]
+    assert len(fused) == 1 and "make_tensor_descriptor" in fused[0]
+    with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gemm_bias_gelu.py")),
+                   EvalOptions(baselines=["eager"])) as evaluator:
+        result = evaluator.evaluate(fused[0])
+    assert result.correct, (result.error, result.message)

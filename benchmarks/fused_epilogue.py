@@ -1,0 +1,79 @@
+"""The epilogue-fusion move on a GPU: a seed against itself with each of its fusions, in one evaluator.
+
+For each ``SPEC=SEED`` pair (a seed file, such as an archived best that launches an in-place
+elementwise kernel after its GEMM), the seed and every version the fusion move
+(kernelevo.variation.fuse_epilogue) makes of it are judged against eager and torch.compile in
+one evaluator. Reports each version's verdict, time and speedups. With ``--tile-steps``, each
+version's tiles declared in a kernel's body (inductor's templates) are also moved one step at a
+time (kernelevo.variation.template_triton), so that a fused kernel is compared with the seed at
+the tiles that suit it, and the seed at its own.
+
+    python benchmarks/fused_epilogue.py \
+        benchmarks/suite/gemm_bias_gelu.py=archives/h200/gemm_bias_gelu/best.py \
+        --out benchmarks/results/fused_epilogue-h200.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
+from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.variation.fuse_epilogue import fusions  # noqa: E402
+from kernelevo.variation.template import apply, find_tunables  # noqa: E402
+from kernelevo.variation.triton_limits import problems  # noqa: E402
+
+
+def tile_steps(source: str) -> dict[str, str]:
+    """``source`` with one in-body tile moved one step, for each such tile and step that can run."""
+    found = {}
+    for t in find_tunables(source):
+        if t.context == "kernel_tile":
+            for value in t.neighbours(1):
+                moved = apply(source, {t: value})
+                if not problems(moved):
+                    found[f"{t.name} {t.value} -> {value}"] = moved
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pairs", nargs="+", help="SPEC=SEED")
+    parser.add_argument("--tile-steps", action="store_true", help="each version's in-body tiles one step away too")
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    rows = []
+    for pair in args.pairs:
+        spec_path, seed_path = pair.split("=", 1)
+        spec, seed = read_spec(spec_path), Path(seed_path).read_text()
+        versions = {"seed": seed} | {m.label: m.apply() for m in fusions(seed, ast.parse(seed))}
+        if args.tile_steps:
+            versions |= {f"{name}; {step}": moved for name, source in list(versions.items())
+                         for step, moved in tile_steps(source).items()}
+        baselines = ["eager"] if args.device == "cpu" else ["eager", "compile"]
+        with Evaluator(spec, EvalOptions(device=args.device, baselines=baselines)) as evaluator:
+            for name, source in versions.items():
+                r = evaluator.evaluate(source)
+                rows.append({"spec": spec.name, "seed": seed_path, "version": name, "correct": r.correct,
+                             "error": str(r.error) if r.error else None, "message": (r.message or "")[:400],
+                             "ms": r.kernel.median_ms if r.kernel else None,
+                             "compile_ms": r.compiled.median_ms if r.compiled else None,
+                             "speedup_eager": r.speedup_eager, "speedup_compile": r.speedup_compile,
+                             "device": r.environment.device_name if r.environment else None})
+                print(json.dumps(rows[-1]), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                                        "rows": rows}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
