@@ -6,7 +6,9 @@ elementwise kernel after its GEMM), the seed and every version the fusion move
 one evaluator. Reports each version's verdict, time and speedups. With ``--tile-steps``, each
 version's tiles declared in a kernel's body (inductor's templates) are also moved one step at a
 time (kernelevo.variation.template_triton), so that a fused kernel is compared with the seed at
-the tiles that suit it, and the seed at its own.
+the tiles that suit it, and the seed at its own. With ``--moves TEXT``, each structural move whose
+label holds TEXT (kernelevo.variation.restructure, e.g. ``warp-specialized``) is judged on the
+seed and on each fusion too.
 
     python benchmarks/fused_epilogue.py \
         benchmarks/suite/gemm_bias_gelu.py=archives/h200/gemm_bias_gelu/best.py \
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.variation.fuse_epilogue import fusions  # noqa: E402
+from kernelevo.variation.restructure import moves  # noqa: E402
 from kernelevo.variation.template import apply, find_tunables  # noqa: E402
 from kernelevo.variation.triton_limits import problems  # noqa: E402
 
@@ -48,6 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairs", nargs="+", help="SPEC=SEED")
     parser.add_argument("--tile-steps", action="store_true", help="each version's in-body tiles one step away too")
+    parser.add_argument("--moves", help="also each structural move whose label holds this text")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -56,6 +60,9 @@ def main() -> None:
         spec_path, seed_path = pair.split("=", 1)
         spec, seed = read_spec(spec_path), Path(seed_path).read_text()
         versions = {"seed": seed} | {m.label: m.apply() for m in fusions(seed, ast.parse(seed))}
+        if args.moves:
+            versions |= {f"{name}; {m.label}": m.apply() for name, source in list(versions.items())
+                         for m in moves(source) if args.moves in m.label}
         if args.tile_steps:
             versions |= {f"{name}; {step}": moved for name, source in list(versions.items())
                          for step, moved in tile_steps(source).items()}

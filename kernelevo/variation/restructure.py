@@ -6,7 +6,9 @@ kernel computes:
 
 - **pipelining**: a loop over ``range(...)`` that loads becomes ``tl.range(..., num_stages=S)``,
   so Triton overlaps the next iterations' loads with this one's work (memory level 3 of
-  :mod:`kernelevo.archive.descriptors`); a ``tl.range`` without stages gets them;
+  :mod:`kernelevo.archive.descriptors`); a ``tl.range`` without stages gets them; a loop
+  around a ``tl.dot`` may instead be warp-specialized (``warp_specialize=True``: some warps
+  load while others multiply);
 - **eviction hints**: a kernel's ``tl.load``s without a policy get one, ``evict_first`` for
   a pointer read once (streamed: keep it out of L2's way) and ``evict_last`` for one read
   in several places (keep it for the next read); a kernel whose loads all carry hints loses
@@ -68,20 +70,23 @@ def _pipelining(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
     moves = []
     for loop in (n for n in ast.walk(kernel) if isinstance(n, ast.For)):
         it = loop.iter
-        if not (isinstance(it, ast.Call) and _loads(loop)):
+        if not (isinstance(it, ast.Call) and (_loads(loop) or _calls_named(loop, "tl.load_tensor_descriptor"))):
             continue
         name = dotted_name(it.func) or ""
         keywords = {kw.arg for kw in it.keywords}
         if name not in ("range", "tl.range") or keywords & {"num_stages", "warp_specialize"}:
             continue
         close = _before_close(text, it)
+        to_tl = []
+        if name == "range":
+            start = text.offset(it.func.lineno, it.func.col_offset)
+            to_tl = [(start, start + len("range"), "tl.range")]
         for stages in STAGES:
-            edits = [(close, close, f", num_stages={stages}")]
-            if name == "range":
-                start = text.offset(it.func.lineno, it.func.col_offset)
-                edits.append((start, start + len("range"), "tl.range"))
             moves.append(Move(f"{kernel.name}: loop at line {loop.lineno} pipelined over {stages} stages",
-                              functools.partial(text.splice, edits)))
+                              functools.partial(text.splice, [(close, close, f", num_stages={stages}"), *to_tl])))
+        if _calls_named(loop, "tl.dot"):
+            moves.append(Move(f"{kernel.name}: loop at line {loop.lineno} warp-specialized",
+                              functools.partial(text.splice, [(close, close, ", warp_specialize=True"), *to_tl])))
     return moves
 
 

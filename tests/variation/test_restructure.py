@@ -172,3 +172,13 @@ def test_a_kernel_of_static_sizes_with_no_mask_becomes_a_grid_stride_loop_that_c
     finally:
         evaluator.close()
     assert all(r.correct for r in results), [(r.error, r.message) for r in results]
+
+
+def test_a_loop_around_a_dot_can_be_warp_specialized_once() -> None:
+    source = (ROOT / "tests" / "variation" / "triton_corpus" / "matmul_literal_tiles.py").read_text()
+    [move] = [m for m in moves(source) if "warp-specialized" in m.label]
+    moved = move.apply()
+    assert "tl.range(0, K, BLOCK_K, warp_specialize=True)" in moved
+    assert memory_level(moved) == 3
+    assert not [m for m in moves(moved) if "warp-specialized" in m.label or "pipelined" in m.label]
+    assert not [m for m in moves(RMSNORM) if "warp-specialized" in m.label]  # no dot, no specialization
