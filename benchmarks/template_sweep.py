@@ -44,6 +44,7 @@ def sweep(path: Path, steps: int, device: str) -> dict[str, Any]:
     space = template.space(seed, steps)
     sources = [seed] + [s for s, _ in space]
     labels = ["seed"] + [label for _, label in space]
+    print(f"{spec.name}: seed {name}, {len(sources)} candidates within {steps} steps", flush=True)
     row = asyncio.run(judge_all(spec, sources, EvalOptions(device=device, racing=False), 1, False, False))
     timed = [(v["kernel_ms"], label) for v, label in zip(row["verdicts"], labels, strict=True)
              if v["ok"] and v["kernel_ms"]]
