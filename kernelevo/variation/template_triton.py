@@ -22,7 +22,8 @@ Lines marked ``# kernelevo: keep`` (and functions whose ``def`` is) are left alo
 A literal that must agree with a launch's meta-parameter moves with it: ``1024`` in
 ``triton.cdiv(n, 1024)`` or ``n // 1024`` (and the ``1023`` of ``(n + 1023) // 1024``) in the
 function that launches with ``BLOCK=1024``. Where one function has several meta-parameters of
-that value, they cannot be told apart, so they move together as one.
+that value, they cannot be told apart, so they move together as one. A block of 1 at a launch
+whose grid has no such literal (``kernel[(n_rows, 1, 1)](..., XBLOCK=1)``) stays 1.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from kernelevo.utils.pyast import decorator_names, is_constexpr
 from kernelevo.variation.tunable import Link, Tunable
 
 NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
+BLOCK_NAME = re.compile(r"^[XYZ]BLOCK$|^BLOCK")  # a grid axis's block: inductor's XBLOCK, people's BLOCK_SIZE
 KERNEL_TILE = re.compile(r"^(?:BLOCK|TILE|BLK)_?(?:SIZE_?)?[MNK]$|^GROUP_(?:SIZE_)?M$")
 
 
@@ -302,6 +304,13 @@ class HostReader:
         self._constexpr_defaults()
         self._persistent_tiles()
         links = self._links()
+        # A block of 1 that a launch reads, with no grid literal moving with it: its grid counts programs
+        # without a division (inductor's (xnumel, 1, 1) for one row a program), which a new block would
+        # not follow. Each such mutant of the no-seed suite's row kernels failed (out-of-bounds rows).
+        launched = {id(literal) for literals in self.launch_values.values() for literal in literals}
+        for key, (literal, name, _) in list(self.found.items()):
+            if key in launched and int_value(literal) == 1 and BLOCK_NAME.match(name) and not links.get(key):
+                del self.found[key]
         found = sorted(self.found.values(), key=lambda item: (item[0].lineno, item[0].col_offset))
         seen: dict[str, int] = {}
         out = []

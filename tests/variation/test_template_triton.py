@@ -252,3 +252,20 @@ def test_a_persistent_kernels_tiles_in_its_body_are_tunable_and_a_one_tile_kerne
     too_big = apply(BODY_TILES, {found[("BLOCK_K", 64)]: 128})
     assert [p.split(":")[0] for p in problems(too_big)] == ["line 27"] and not problems(BODY_TILES)  # the launch
     assert too_big not in [new for new, _ in sweep(BODY_TILES)]
+
+
+def test_a_block_of_one_whose_grid_counts_programs_without_a_division_stays_one() -> None:
+    one_row_a_program = module("""
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        kernel[(x.shape[0], 1, 1)](x, x.shape[0], BLOCK=1, GROUP_M=1, num_warps=8)
+        return self.other(x)
+
+    def other(self, x):
+        kernel[(triton.cdiv(x.shape[0], 1), 1, 1)](x, x.shape[0], BLOCK=1, num_warps=8)
+        return x
+""")
+    found = find_tunables(one_row_a_program)
+    # the first launch's grid would not follow a new block; the second's cdiv does
+    assert [(t.line, len(t.links)) for t in found if t.name == "BLOCK"] == [(17, 1)]
+    assert [t.line for t in found if t.name in ("num_warps", "GROUP_M")] == [13, 13, 17]  # not blocks: they move
