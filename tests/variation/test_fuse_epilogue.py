@@ -143,7 +143,7 @@ def test_nothing_is_fused_where_the_module_could_compute_otherwise() -> None:
 
 @pytest.mark.gpu
 def test_on_a_gpu_inductors_persistent_tma_gemm_with_its_gelu_fused_is_correct() -> None:
-    seed = (ROOT / "archives" / "h200" / "gemm_bias_gelu" / "best.py").read_text()
+    seed = (ROOT / "tests" / "variation" / "gpu_kernels" / "gemm_bias_gelu_persistent_tma.py").read_text()
     fused = [m.apply() for m in fusions(seed, ast.parse(seed))]
     assert len(fused) == 1 and "make_tensor_descriptor" in fused[0]
     with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gemm_bias_gelu.py")),
