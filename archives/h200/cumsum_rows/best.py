@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'cumsum_rows'
 spec sha256: 9ecb27ef09c19e445ffb90b429bccb0050ae179fe551aa2d3bbac78a6d20b637
 hardware: h200
-made: 2026-11-24T12:11:06+00:00
+made: 2026-11-24T15:34:58+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1383 ms (IQR 0.0012), 3.01x eager, 1.24x torch.compile, 91% of roofline
+timings: median 0.1326 ms (IQR 0.0013), 3.10x eager, 1.27x torch.compile, 95% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -105,7 +105,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 16384), (16384, 1), dtype=torch.float32, device=device)
-        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=1024, num_warps=8, num_stages=1)
+        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=8192, num_warps=8, num_stages=2)
         del arg0_1
         return buf0
 

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gelu_tanh'
 spec sha256: 371706d8dc4f0f406aa235bc142e6b7a857297823a44d6238c0b8ef4b90690b9
 hardware: h200
-made: 2026-11-24T11:49:15+00:00
+made: 2026-11-24T15:46:57+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1283 ms (IQR 0.0012), 8.95x eager, 1.00x torch.compile, 99% of roofline
+timings: median 0.1275 ms (IQR 0.0010), 8.97x eager, 1.00x torch.compile, 99% of roofline
 variants checked: small, odd, default
 """
 import torch

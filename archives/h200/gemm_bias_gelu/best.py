@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_bias_gelu'
 spec sha256: a572e6499347dae63cd59f19079c59596e7bd4f04d6ea7c2986e5463c624f312
 hardware: h200
-made: 2026-11-24T11:34:21+00:00
+made: 2026-11-24T15:13:24+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2238 ms (IQR 0.0011), 0.92x eager, 0.93x torch.compile, 62% of roofline
+timings: median 0.2144 ms (IQR 0.0010), 0.95x eager, 0.96x torch.compile, 65% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -86,28 +86,27 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
 @triton.jit
 def triton_poi_fused_gelu_1_s0(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):
     xnumel = 16777216
-    for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0)):
-        xoffset = _block * XBLOCK
-        xindex = xoffset + tl.arange(0, XBLOCK)[:]
-        xmask = tl.full([XBLOCK], True, tl.int1)[:]
-        x0 = xindex
-        tmp0 = tl.load(in_out_ptr0 + x0, None).to(tl.float32)
-        tmp1 = tmp0.to(tl.float32)
-        tmp2 = tl.full([1], 0.5, tl.float32)
-        tmp3 = tmp1 * tmp2
-        tmp4 = tmp1 * tmp1
-        tmp5 = tmp4 * tmp1
-        tmp6 = tl.full([1], 0.044715, tl.float32)
-        tmp7 = tmp5 * tmp6
-        tmp8 = tmp1 + tmp7
-        tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
-        tmp10 = tmp8 * tmp9
-        tmp11 = libdevice.tanh(tmp10)
-        tmp12 = tl.full([1], 1.0, tl.float32)
-        tmp13 = tmp11 + tmp12
-        tmp14 = tmp3 * tmp13
-        tmp15 = tmp14.to(tl.float32)
-        tl.store(in_out_ptr0 + x0, tmp15, None)
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + x0, None).to(tl.float32)
+    tmp1 = tmp0.to(tl.float32)
+    tmp2 = tl.full([1], 0.5, tl.float32)
+    tmp3 = tmp1 * tmp2
+    tmp4 = tmp1 * tmp1
+    tmp5 = tmp4 * tmp1
+    tmp6 = tl.full([1], 0.044715, tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tmp1 + tmp7
+    tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
+    tmp10 = tmp8 * tmp9
+    tmp11 = libdevice.tanh(tmp10)
+    tmp12 = tl.full([1], 1.0, tl.float32)
+    tmp13 = tmp11 + tmp12
+    tmp14 = tmp3 * tmp13
+    tmp15 = tmp14.to(tl.float32)
+    tl.store(in_out_ptr0 + x0, tmp15, None)
 
 @triton.jit
 def triton_tem_fused_addmm_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr0, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
@@ -231,7 +230,7 @@ class ModelNew(nn.Module):
         del arg2_1
         buf1 = buf0
         del buf0
-        triton_poi_fused_gelu_1_s0[(min(triton.cdiv(16777216, 512), 1056), 1, 1)](buf1, 16777216, XBLOCK=512, num_warps=8, num_stages=1)
+        triton_poi_fused_gelu_1_s0[(triton.cdiv(16777216, 1024), 1, 1)](buf1, 16777216, XBLOCK=1024, num_warps=4, num_stages=1)
         return buf1
 
     def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'log_softmax_rows'
 spec sha256: 2331695d71512bd3283872706e28468309e84b539eacdcc3835b758adacebaa0
 hardware: h200
-made: 2026-11-24T11:45:51+00:00
+made: 2026-11-24T15:40:24+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2515 ms (IQR 0.0014), 1.91x eager, 1.09x torch.compile, 100% of roofline
+timings: median 0.2509 ms (IQR 0.0012), 1.90x eager, 1.09x torch.compile, 100% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -28,11 +28,15 @@ def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexp
     return (out_max, out_sum)
 
 @triton.jit
-def exp(x, use_fast_math: tl.constexpr):
-    if use_fast_math:
-        return tl_math.exp(x)
-    else:
-        return libdevice.exp(x)
+def maximum(a, b):
+    mask = a > b
+    if is_floating(a):
+        mask |= a != a
+    return tl.where(mask, a, b)
+
+@triton.jit
+def is_floating(x):
+    return promote_to_tensor(x).dtype.is_floating()
 
 @triton.jit
 def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
@@ -43,19 +47,15 @@ def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
     return (out_max, out_sum)
 
 @triton.jit
-def maximum(a, b):
-    mask = a > b
-    if is_floating(a):
-        mask |= a != a
-    return tl.where(mask, a, b)
-
-@triton.jit
 def max2(a, dim):
     return tl.reduce(a, dim, maximum)
 
 @triton.jit
-def is_floating(x):
-    return promote_to_tensor(x).dtype.is_floating()
+def exp(x, use_fast_math: tl.constexpr):
+    if use_fast_math:
+        return tl_math.exp(x)
+    else:
+        return libdevice.exp(x)
 
 @triton.jit
 def promote_to_tensor(x):
@@ -166,7 +166,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf2 = torch.empty_strided((16384, 8192), (8192, 1), dtype=torch.float32, device=device)
-        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=1024, num_warps=16, num_stages=1)
+        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=1024, num_warps=16, num_stages=2)
         del arg0_1
         return buf2
 

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'rmsnorm_dim1'
 spec sha256: c839ad21cad3a5e0f974efe6dccde7312b6b74d8a3b1dcd9e596cc69a208df10
 hardware: h200
-made: 2026-11-24T12:07:26+00:00
+made: 2026-11-24T15:43:41+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1349 ms (IQR 0.0013), 3.15x eager, 1.00x torch.compile, 94% of roofline
+timings: median 0.1294 ms (IQR 0.0011), 3.26x eager, 1.04x torch.compile, 97% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -107,7 +107,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf1 = torch.empty_strided((16, 64, 256, 256), (4194304, 65536, 256, 1), dtype=torch.float32, device=device)
-        triton_per_fused_add_div_mean_pow_sqrt_0_s0[(triton.cdiv(1048576, 32), 1, 1)](arg0_1, buf1, 1048576, 64, XBLOCK=32, num_warps=8, num_stages=1)
+        triton_per_fused_add_div_mean_pow_sqrt_0_s0[(triton.cdiv(1048576, 64), 1, 1)](arg0_1, buf1, 1048576, 64, XBLOCK=64, num_warps=4, num_stages=1)
         del arg0_1
         return buf1
 
