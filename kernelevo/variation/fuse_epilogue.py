@@ -210,7 +210,8 @@ def _fusion(text: SourceText, between: list[ast.stmt], first: _Launch, second: _
     a, b = kernels[first.kernel], kernels[second.kernel]
     epi = epilogue(b)
     aliases = _aliases(between)
-    if epi is None or aliases is None or a is b or counts[a.name] != 1 or is_kept(text.source, a) \
+    if epi is None or aliases is None or a is b or counts[a.name] != 1 \
+            or is_kept(text.source, a) or is_kept(text.source, b) \
             or epi.pointer >= len(second.args):
         return None
     passed = second.args[epi.pointer]

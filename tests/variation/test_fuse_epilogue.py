@@ -135,8 +135,12 @@ def test_nothing_is_fused_where_the_module_could_compute_otherwise() -> None:
     # a kept first kernel
     kept = GEMM_THEN_GELU.replace("def mm_bias(in_ptr0, a_ptr, b_ptr, out_ptr0, M, N, K,",
                                   "def mm_bias(in_ptr0, a_ptr, b_ptr, out_ptr0, M, N, K,  # kernelevo: keep")
+    kept_second = GEMM_THEN_GELU.replace("def gelu_in_place(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):",
+                                         "def gelu_in_place(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):  "
+                                         "# kernelevo: keep")
     for name, source in [("two_inputs", two_inputs), ("indexed", indexed), ("read_between", read_between),
-                         ("launched_twice", launched_twice), ("other_buffer", other_buffer), ("kept", kept)]:
+                         ("launched_twice", launched_twice), ("other_buffer", other_buffer), ("kept", kept),
+                         ("kept_second", kept_second)]:
         assert source != GEMM_THEN_GELU, name
         assert _fused(source) == [], name
 
