@@ -69,16 +69,25 @@ def kernel_tiles(kernel: ast.FunctionDef) -> dict[str, ast.Constant]:
 
 
 def _loops_over_tiles(kernel: ast.FunctionDef) -> bool:
-    """Whether a loop of the kernel's body strides by the program count (``tl.num_programs`` or a
-    constant of the kernel's, as inductor's ``NUM_SMS``): every program takes tiles until none is left."""
+    """Whether a loop of the kernel's body starts at the program id and strides by the program count
+    (``tl.num_programs`` or a constant of the kernel's that is not a tile, as inductor's ``NUM_SMS``):
+    every program takes tiles until none is left. A loop over K by ``BLOCK_K`` is not one."""
     constants = {s.target.id for s in kernel.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+    from_pid = {t.id for s in kernel.body if isinstance(s, ast.Assign) and _has_program_id(s.value)
+                for t in s.targets if isinstance(t, ast.Name)}
     for loop in kernel.body:
         if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 3:
-            step = loop.iter.args[2]
-            if (isinstance(step, ast.Name) and step.id in constants) or \
-                    (isinstance(step, ast.Call) and ast.unparse(step.func).endswith("num_programs")):
+            start, _, step = loop.iter.args
+            starts_at_pid = _has_program_id(start) or (isinstance(start, ast.Name) and start.id in from_pid)
+            by_programs = (isinstance(step, ast.Name) and step.id in constants and not KERNEL_TILE.match(step.id)) \
+                or (isinstance(step, ast.Call) and ast.unparse(step.func).endswith("num_programs"))
+            if starts_at_pid and by_programs:
                 return True
     return False
+
+
+def _has_program_id(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and ast.unparse(n.func).endswith("program_id") for n in ast.walk(node))
 
 
 class HostReader:
