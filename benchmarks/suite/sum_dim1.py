@@ -25,13 +25,8 @@ def get_init_inputs():
     return []
 
 
-# 4096 fp32 values summed per output. Inductor's looped reduction adds them serially in a few lanes: simulated
-# on the CPU at these sizes, 8 lanes were off torch's sum by up to 1.7e-4 and 4 lanes by 2.8e-4, over fp32's
-# default 1e-4. torch.compile's own kernel was judged wrong on some inputs (benchmarks/README.md).
 KERNELEVO = {
     "dtype": "float32",
-    "atol": 1e-3,
-    "rtol": 1e-3,
     "variants": {
         "small": {"batch_size": 2, "dim1": 100, "dim2": 24},
         "odd": {"batch_size": 3, "dim1": 257, "dim2": 37},
