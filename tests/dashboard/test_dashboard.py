@@ -72,10 +72,12 @@ def tile(page: Any, name: str) -> str:
 def cpu_run(server: Server) -> dict[str, Any]:
     """A finished run of a real search on the CPU (Triton's interpreter): 12 evaluations of the GELU spec."""
     with server.client() as client:
-        spec = client.post("/api/specs", json=gelu_spec_body()).json()
-        run = client.post("/api/runs", json={"spec_id": spec["id"], "config": {
-            **CPU_RUN, "budget": {"evaluations": 12}}}).json()
-        return wait_for(client, run["id"], {"finished", "failed"})
+        spec = client.post("/api/specs", json=gelu_spec_body())
+        assert spec.status_code == 201, spec.text
+        run = client.post("/api/runs", json={"spec_id": spec.json()["id"], "config": {
+            **CPU_RUN, "budget": {"evaluations": 12}}})
+        assert run.status_code == 201, run.text  # the API's reason, if it refused
+        return wait_for(client, run.json()["id"], {"finished", "failed"})
 
 
 def test_a_cpu_run_from_a_heatmap_cell_to_an_elite_and_its_parent(server: Server, cpu_run: dict[str, Any], page: Any,
