@@ -17,6 +17,13 @@ def dotted_name(node: ast.AST) -> str | None:
     return None
 
 
+def launched_kernel(node: ast.AST) -> str | None:
+    """The kernel a launch ``kernel[grid](...)`` (or ``module.kernel[grid](...)``) names; None for any other node."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
+        return (dotted_name(node.func.value) or "").split(".")[-1] or None
+    return None
+
+
 def decorator_names(fn: ast.FunctionDef) -> list[str]:
     """The last name of each decorator: ``jit`` for ``@triton.jit`` and ``@triton.jit(...)``."""
     return [(dotted_name(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] for d in fn.decorator_list]

@@ -29,7 +29,7 @@ import itertools
 from dataclasses import dataclass
 
 from kernelevo.utils.kept import is_kept
-from kernelevo.utils.pyast import decorator_names, dotted_name
+from kernelevo.utils.pyast import decorator_names, dotted_name, launched_kernel
 from kernelevo.variation.source_text import Move, SourceText
 
 # names an epilogue's arithmetic may use besides its own values (modules, not data)
@@ -115,11 +115,9 @@ def _launches(fn: ast.FunctionDef, kernels: dict[str, ast.FunctionDef]) -> list[
     """The kernel launches among a host function's own statements, with their index in its body."""
     found = []
     for i, stmt in enumerate(fn.body):
-        call = stmt.value if isinstance(stmt, ast.Expr) else None
-        if isinstance(stmt, ast.Expr) and isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript):
-            name = (dotted_name(call.func.value) or "").split(".")[-1]
-            if name in kernels:
-                found.append((i, _Launch(name, stmt, list(call.args))))
+        name = launched_kernel(stmt.value) if isinstance(stmt, ast.Expr) else None
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and name in kernels:
+            found.append((i, _Launch(name, stmt, list(stmt.value.args))))
     return found
 
 
@@ -141,10 +139,9 @@ def _aliases(between: list[ast.stmt]) -> dict[str, str] | None:
 def _launch_counts(tree: ast.Module, kernels: dict[str, ast.FunctionDef]) -> dict[str, int]:
     counts = dict.fromkeys(kernels, 0)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
-            name = (dotted_name(node.func.value) or "").split(".")[-1]
-            if name in counts:
-                counts[name] += 1
+        name = launched_kernel(node)
+        if name in counts:
+            counts[name] += 1
     return counts
 
 

@@ -34,7 +34,7 @@ import functools
 import random
 
 from kernelevo.utils.kept import is_kept
-from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, program_id_axis
+from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel, program_id_axis
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.source_text import Move, SourceText
 
@@ -191,10 +191,10 @@ def _grid_elements(tree: ast.Module, kernel: str) -> list[ast.expr]:
         assigned = {t.id: n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
                     for t in n.targets if isinstance(t, ast.Name)}
         for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
-            launched = call.func
-            if not isinstance(launched, ast.Subscript) or (dotted_name(launched.value) or "").split(".")[-1] != kernel:
+            if launched_kernel(call) != kernel:
                 continue
-            grid: ast.expr | None = launched.slice
+            assert isinstance(call.func, ast.Subscript)
+            grid: ast.expr | None = call.func.slice
             if isinstance(grid, ast.Name):
                 grid = assigned.get(grid.id)
             if isinstance(grid, ast.Lambda):
