@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from kernelevo.utils.pyast import dotted_name
+from kernelevo.utils.pyast import launched_kernel
 from kernelevo.variation.template_triton import HostReader, int_value, is_int_literal, kernel_tiles
 
 SHARED_LIMIT = 232_448  # bytes per block on sm_90 (H100, H200): Triton's own "Hardware limit"
@@ -45,6 +45,8 @@ def stagings(source: str) -> tuple[Staging, ...]:
         return ()  # not ours to judge: the evaluator names a syntax error
     reader = HostReader(tree)
     reader.read_assignments()
+    # tiles inductor's templates declare in the kernel's body: staged as the launch's stages say
+    body_tiles = {k.name: list(kernel_tiles(k).items()) for k in reader.jit}
     found = []
     for node in reader.host_nodes:
         if not isinstance(node, ast.Call):
@@ -55,6 +57,7 @@ def stagings(source: str) -> tuple[Staging, ...]:
                 resolved = reader.resolve(kw.value, node) if kw.arg else None
                 if resolved is not None:
                     literals.append((str(kw.arg), resolved[0]))
+            literals += body_tiles.get(launched_kernel(node) or "", [])
         elif ast.unparse(node.func).endswith("Config"):
             literals = [(kw.arg, kw.value) for kw in node.keywords if kw.arg and is_int_literal(kw.value)]
             if node.args and isinstance(node.args[0], ast.Dict):
@@ -64,26 +67,6 @@ def stagings(source: str) -> tuple[Staging, ...]:
                  if TILE.match(name) or name == "num_stages"]
         if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} == {"M", "N", "K"}:
             found.append(Staging(node.lineno, tuple(named)))
-    return tuple(found) + _in_kernel_stagings(reader)
-
-
-def _in_kernel_stagings(reader: HostReader) -> tuple[Staging, ...]:
-    """Launches of kernels that declare their tiles in their body (inductor's templates): the
-    tiles from the body, the stages from the launch."""
-    tiles = {k.name: [(name, (v.lineno, v.col_offset), int_value(v)) for name, v in kernel_tiles(k).items()
-                      if TILE.match(name)] for k in reader.jit}
-    found = []
-    for node in reader.host_nodes:
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
-            continue
-        named = tiles.get((dotted_name(node.func.value) or "").split(".")[-1], [])
-        if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} != {"M", "N", "K"}:
-            continue
-        for kw in node.keywords:
-            resolved = reader.resolve(kw.value, node) if kw.arg == "num_stages" else None
-            if resolved is not None:
-                named = [*named, ("num_stages", (resolved[0].lineno, resolved[0].col_offset), int_value(resolved[0]))]
-        found.append(Staging(node.lineno, tuple(named)))
     return tuple(found)
 
 
