@@ -306,6 +306,15 @@ class HostReader:
             self.found.pop(follower, None)
         return links
 
+    def _drop_blocks_of_one_no_grid_follows(self, links: dict[int, list[tuple[ast.Constant, int]]]) -> None:
+        """A block of 1 that a launch reads, with no grid literal moving with it: its grid counts programs
+        without a division (inductor's ``(xnumel, 1, 1)``, one row a program), which a new block would not
+        follow. Every such mutant of the no-seed suite's cumsum sweep failed (rows read out of bounds)."""
+        launched = {id(literal) for literals in self.launch_values.values() for literal in literals}
+        for key, (literal, name, _) in list(self.found.items()):
+            if key in launched and int_value(literal) == 1 and BLOCK_NAME.match(name) and not links.get(key):
+                del self.found[key]
+
     def tunables(self) -> list[Tunable]:
         self.read_assignments()
         self._read_constexpr_defaults()
@@ -313,13 +322,7 @@ class HostReader:
         self._constexpr_defaults()
         self._persistent_tiles()
         links = self._links()
-        # A block of 1 that a launch reads, with no grid literal moving with it: its grid counts programs
-        # without a division (inductor's (xnumel, 1, 1) for one row a program), which a new block would
-        # not follow. Each such mutant of the no-seed suite's row kernels failed (out-of-bounds rows).
-        launched = {id(literal) for literals in self.launch_values.values() for literal in literals}
-        for key, (literal, name, _) in list(self.found.items()):
-            if key in launched and int_value(literal) == 1 and BLOCK_NAME.match(name) and not links.get(key):
-                del self.found[key]
+        self._drop_blocks_of_one_no_grid_follows(links)
         found = sorted(self.found.values(), key=lambda item: (item[0].lineno, item[0].col_offset))
         seen: dict[str, int] = {}
         out = []
