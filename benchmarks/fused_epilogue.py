@@ -11,7 +11,7 @@ label holds TEXT (kernelevo.variation.restructure, e.g. ``warp-specialized``) is
 seed and on each fusion too.
 
     python benchmarks/fused_epilogue.py \
-        benchmarks/suite/gemm_bias_gelu.py=archives/h200/gemm_bias_gelu/best.py \
+        benchmarks/suite/gemm_bias_gelu.py=tests/variation/gpu_kernels/gemm_bias_gelu_persistent_tma.py \
         --out benchmarks/results/fused_epilogue-h200.json
 """
 
@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import argparse
 import ast
-import datetime as dt
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
+from judge_versions import judge_versions, write_rows  # noqa: E402
+
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.variation.fuse_epilogue import fusions  # noqa: E402
 from kernelevo.variation.restructure import moves  # noqa: E402
@@ -66,21 +65,8 @@ def main() -> None:
         if args.tile_steps:
             versions |= {f"{name}; {step}": moved for name, source in list(versions.items())
                          for step, moved in tile_steps(source).items()}
-        baselines = ["eager"] if args.device == "cpu" else ["eager", "compile"]
-        with Evaluator(spec, EvalOptions(device=args.device, baselines=baselines)) as evaluator:
-            for name, source in versions.items():
-                r = evaluator.evaluate(source)
-                rows.append({"spec": spec.name, "seed": seed_path, "version": name, "correct": r.correct,
-                             "error": str(r.error) if r.error else None, "message": (r.message or "")[:400],
-                             "ms": r.kernel.median_ms if r.kernel else None,
-                             "compile_ms": r.compiled.median_ms if r.compiled else None,
-                             "speedup_eager": r.speedup_eager, "speedup_compile": r.speedup_compile,
-                             "device": r.environment.device_name if r.environment else None})
-                print(json.dumps(rows[-1]), flush=True)
-    if args.out:
-        args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                                        "rows": rows}, indent=2))
-
+        rows += judge_versions(spec, versions, args.device, seed=seed_path)
+    write_rows(args.out, rows)
 
 if __name__ == "__main__":
     main()

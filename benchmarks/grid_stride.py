@@ -12,15 +12,14 @@ torch.compile. Reports each version's verdict, time and speedups.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
+from judge_versions import judge_versions, write_rows  # noqa: E402
+
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.variation.restructure import PROGRAMS, moves  # noqa: E402
 
@@ -51,20 +50,8 @@ def main() -> None:
             seed = seeds_from_compile(spec, device=args.device)[0][1]
         versions = {"seed": seed} | {f"grid-stride, {cap} programs": s for cap in PROGRAMS
                                      if (s := strided(seed, cap)) is not None}
-        baselines = ["eager"] if args.device == "cpu" else ["eager", "compile"]
-        with Evaluator(spec, EvalOptions(device=args.device, baselines=baselines)) as evaluator:
-            for name, source in versions.items():
-                r = evaluator.evaluate(source)
-                rows.append({"spec": spec.name, "version": name, "correct": r.correct,
-                             "error": str(r.error) if r.error else None, "message": (r.message or "")[:400],
-                             "ms": r.kernel.median_ms if r.kernel else None,
-                             "speedup_eager": r.speedup_eager, "speedup_compile": r.speedup_compile,
-                             "device": r.environment.device_name if r.environment else None})
-                print(json.dumps(rows[-1]), flush=True)
-        if args.out:
-            args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                                            "rows": rows}, indent=2))
-
+        rows += judge_versions(spec, versions, args.device)
+        write_rows(args.out, rows)
 
 if __name__ == "__main__":
     main()
