@@ -32,7 +32,8 @@ feature it shows.
 - 1, 2-D tiling of the grid: ``tl.program_id(1)``, or one program id split into tile
   coordinates (``pid // num_pid_n`` and ``pid % num_pid_n``, grouped orderings).
 - 2, split reductions or persistent programs: a loop over work strided by
-  ``tl.num_programs``, or partial results combined with atomics.
+  ``tl.num_programs`` (or by a constant the kernel declares for the program count, as
+  inductor's persistent GEMM's ``NUM_SMS``), or partial results combined with atomics.
 - 3, autotuned or specialized variants: ``@triton.autotune`` / ``@triton.heuristics``.
 
 ``tests/archive/descriptor_examples/`` holds one kernel per level, and a test checks that
@@ -55,7 +56,7 @@ from kernelevo.archive import cuda_descriptors
 from kernelevo.records.result import EvalResult
 from kernelevo.utils.cuda_source import is_cuda_source
 from kernelevo.utils.kept import kept_lines
-from kernelevo.utils.pyast import decorator_names, dotted_name, program_id_axis
+from kernelevo.utils.pyast import decorator_names, dotted_name, loops_over_programs, program_id_axis
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,7 @@ def parallelism_level(source: str, result: EvalResult | None = None) -> float:
     f = analyse(source)
     if f.autotuned:
         return 3
-    if _calls(f.kernels, "num_programs") or _atomics(f.kernels):
+    if _calls(f.kernels, "num_programs") or _atomics(f.kernels) or any(loops_over_programs(k) for k in f.kernels):
         return 2
     second_axis = any(program_id_axis(call) in (1, 2) for call in _calls(f.kernels, "program_id"))
     split_pid = any(

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import re
+
+# a GEMM's tile or tile grouping, as kernels declare them: BLOCK_M, BLOCK_SIZE_K, TILE_N, GROUP_M
+KERNEL_TILE = re.compile(r"^(?:BLOCK|TILE|BLK)_?(?:SIZE_?)?[MNK]$|^GROUP_(?:SIZE_)?M$")
 
 
 def dotted_name(node: ast.AST) -> str | None:
@@ -40,3 +44,26 @@ def program_id_axis(call: ast.Call) -> object:
         return call.args[0].value if isinstance(call.args[0], ast.Constant) else None
     axis = next((kw.value for kw in call.keywords if kw.arg == "axis"), None)
     return axis.value if isinstance(axis, ast.Constant) else None
+
+
+def loops_over_programs(kernel: ast.FunctionDef) -> bool:
+    """Whether a loop of the kernel's body starts at the program id and strides by the program count
+    (``tl.num_programs`` or a constant of the kernel's that is not a tile, as inductor's ``NUM_SMS``):
+    a persistent kernel, where every program takes work until none is left, whatever its grid. A
+    loop over K by ``BLOCK_K`` is not one."""
+    constants = {s.target.id for s in kernel.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+    from_pid = {t.id for s in kernel.body if isinstance(s, ast.Assign) and has_program_id(s.value)
+                for t in s.targets if isinstance(t, ast.Name)}
+    for loop in kernel.body:
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 3:
+            start, _, step = loop.iter.args
+            starts_at_pid = has_program_id(start) or (isinstance(start, ast.Name) and start.id in from_pid)
+            by_programs = (isinstance(step, ast.Name) and step.id in constants and not KERNEL_TILE.match(step.id)) \
+                or (isinstance(step, ast.Call) and ast.unparse(step.func).endswith("num_programs"))
+            if starts_at_pid and by_programs:
+                return True
+    return False
+
+
+def has_program_id(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and ast.unparse(n.func).endswith("program_id") for n in ast.walk(node))

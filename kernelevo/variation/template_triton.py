@@ -33,12 +33,11 @@ import functools
 import re
 
 from kernelevo.utils.kept import kept_lines
-from kernelevo.utils.pyast import decorator_names, is_constexpr
+from kernelevo.utils.pyast import KERNEL_TILE, decorator_names, is_constexpr, loops_over_programs
 from kernelevo.variation.tunable import Link, Tunable
 
 NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
 BLOCK_NAME = re.compile(r"^[XYZ]BLOCK$|^BLOCK")  # a grid axis's block: inductor's XBLOCK, people's BLOCK_SIZE
-KERNEL_TILE = re.compile(r"^(?:BLOCK|TILE|BLK)_?(?:SIZE_?)?[MNK]$|^GROUP_(?:SIZE_)?M$")
 
 
 def is_tunable_name(name: str) -> bool:
@@ -66,28 +65,6 @@ def kernel_tiles(kernel: ast.FunctionDef) -> dict[str, ast.Constant]:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
             and isinstance(stmt.value, ast.Constant) and is_int_literal(stmt.value)
             and "constexpr" in ast.unparse(stmt.annotation) and KERNEL_TILE.match(stmt.target.id)}
-
-
-def _loops_over_tiles(kernel: ast.FunctionDef) -> bool:
-    """Whether a loop of the kernel's body starts at the program id and strides by the program count
-    (``tl.num_programs`` or a constant of the kernel's that is not a tile, as inductor's ``NUM_SMS``):
-    every program takes tiles until none is left. A loop over K by ``BLOCK_K`` is not one."""
-    constants = {s.target.id for s in kernel.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
-    from_pid = {t.id for s in kernel.body if isinstance(s, ast.Assign) and _has_program_id(s.value)
-                for t in s.targets if isinstance(t, ast.Name)}
-    for loop in kernel.body:
-        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and len(loop.iter.args) == 3:
-            start, _, step = loop.iter.args
-            starts_at_pid = _has_program_id(start) or (isinstance(start, ast.Name) and start.id in from_pid)
-            by_programs = (isinstance(step, ast.Name) and step.id in constants and not KERNEL_TILE.match(step.id)) \
-                or (isinstance(step, ast.Call) and ast.unparse(step.func).endswith("num_programs"))
-            if starts_at_pid and by_programs:
-                return True
-    return False
-
-
-def _has_program_id(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and ast.unparse(n.func).endswith("program_id") for n in ast.walk(node))
 
 
 class HostReader:
@@ -247,7 +224,7 @@ class HostReader:
     def _persistent_tiles(self) -> None:
         """The tiles declared in the body of a kernel whose loop over tiles does not depend on its grid."""
         for kernel in self.jit:
-            if _loops_over_tiles(kernel):
+            if loops_over_programs(kernel):
                 for name, literal in kernel_tiles(kernel).items():
                     self.add(literal, name, "kernel_tile")
 

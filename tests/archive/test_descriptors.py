@@ -23,6 +23,19 @@ def test_example_lands_in_its_level(path: Path) -> None:
     assert LEVELS[name](path.read_text()) == int(level)
 
 
+def test_inductors_persistent_gemm_is_a_persistent_program() -> None:
+    """Inductor's persistent TMA GEMM strides over its tiles by ``NUM_SMS``, a constant it declares, not
+    ``tl.num_programs``: it is persistent all the same, and its tiles' loop over K is not what makes it so."""
+    fixture = (Path(__file__).parents[1] / "variation" / "gpu_kernels" / "gemm_bias_gelu_persistent_tma.py").read_text()
+    # its GELU kernel was made grid-stride (by tl.num_programs): one block a program again, so that only the GEMM counts
+    gelu_loop = "tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0))"
+    assert gelu_loop in fixture
+    source = fixture.replace(gelu_loop, "tl.range(tl.program_id(0), tl.program_id(0) + 1)")
+    assert LEVELS["parallelism"](source) == 2
+    one_tile_a_program = source.replace("tl.range(start_pid, num_tiles, NUM_SMS)", "tl.range(start_pid, start_pid + 1)")
+    assert LEVELS["parallelism"](one_tile_a_program) < 2
+
+
 def test_example_seeds(examples_dir: Path) -> None:
     levels = {p.parent.name: tuple(d(p.read_text()) for d in descriptor_set("levels"))
               for p in examples_dir.glob("*/seed.py")}
