@@ -77,7 +77,7 @@ def judged(row: dict, captures: Path) -> dict:
                   "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile}
 
 
-def structures(path: Path, captures: Path) -> dict:
+def structures(path: Path, captures: Path, only: list[str] | None = None) -> dict:
     """Every seed a run makes for ``path``'s spec, judged in one evaluator, with its archive cell."""
     from kernelevo.archive.descriptors import descriptor_set
     from kernelevo.evaluation import EvalOptions, Evaluator
@@ -88,7 +88,7 @@ def structures(path: Path, captures: Path) -> dict:
     row: dict = {"spec": spec.name}
     started = time.perf_counter()
     try:
-        found = inductor_seeds(spec)
+        found = inductor_seeds(spec, structures=only)
     except (CaptureError, ConversionError) as exc:
         return row | {"capture_s": time.perf_counter() - started, "reason": str(exc)}
     row |= {"capture_s": time.perf_counter() - started, "skipped": found.skipped}
@@ -121,6 +121,7 @@ def main() -> None:
     parser.add_argument("--judge", action="store_true", help="convert each capture and judge the candidate")
     parser.add_argument("--structures", action="store_true",
                         help="make and judge every seed a run makes, inductor's structural options included")
+    parser.add_argument("--only", help="with --structures: these structures (comma-separated), not all")
     parser.add_argument("--jobs", type=int, default=1, help="captures at once")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -129,7 +130,7 @@ def main() -> None:
     if args.structures:
         rows = []
         for path in paths:
-            rows.append(structures(path, args.captures))
+            rows.append(structures(path, args.captures, args.only.split(",") if args.only else None))
             print(json.dumps(rows[-1]), flush=True)
             if args.out:  # after each spec: a run cut short keeps what it measured
                 args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
