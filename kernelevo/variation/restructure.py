@@ -21,7 +21,9 @@ kernel computes:
   right for any grid, so a launch the move cannot find keeps its grid and stays correct;
 - **epilogue fusion**: an in-place elementwise kernel launched right after a kernel that writes
   its buffer runs inside that kernel's store, one launch and one pass over the output fewer
-  (:mod:`kernelevo.variation.fuse_epilogue`, which says when it applies).
+  (:mod:`kernelevo.variation.fuse_epilogue`, which says when it applies);
+- **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
+  stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`).
 
 Each move edits the source text in place (comments and layout kept), and a move that does
 not apply is not offered. A kernel whose ``def`` is marked ``# kernelevo: keep`` gets none.
@@ -35,6 +37,7 @@ import random
 
 from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel, program_id_axis
+from kernelevo.variation.autotune_launch import autotunings
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.source_text import Move, SourceText
 
@@ -265,7 +268,7 @@ def _moves(source: str) -> tuple[Move, ...]:
         if is_kept(source, kernel):
             continue
         found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
-    return tuple(found + fusions(source, tree))
+    return tuple(found + fusions(source, tree) + autotunings(source, tree, text))
 
 
 def restructure(source: str, rng: random.Random) -> tuple[str, str] | None:
