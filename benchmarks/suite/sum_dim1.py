@@ -27,6 +27,10 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
+    # 4096 floats a sum, added in any order but eager's: a few lanes of a looped reduction (inductor's
+    # own) miss eager's sum by up to 3e-4 (KernelBench allows 1e-2)
+    "atol": 1e-3,
+    "rtol": 1e-3,
     "variants": {
         "small": {"batch_size": 2, "dim1": 100, "dim2": 24},
         "odd": {"batch_size": 3, "dim1": 257, "dim2": 37},

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'sum_dim1'
-spec sha256: 75fe494b25969788065f64f52f93594ffc6ad9e6555d028bafba0b352c336e37
+spec sha256: 26e03c469c6349812df9bfeafcae7673620f0579e4ec4e9414b231b3e92105c6
 hardware: h200
-made: 2026-11-24T15:28:58+00:00
+made: 2026-11-24T19:32:54+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2497 ms (IQR 0.0026), 1.08x eager, 1.04x torch.compile, 101% of roofline
+timings: median 0.2482 ms (IQR 0.0022), 1.07x eager, 1.05x torch.compile, 101% of roofline
 variants checked: small, odd, default
 """
 import torch
