@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_bias_gelu'
 spec sha256: a572e6499347dae63cd59f19079c59596e7bd4f04d6ea7c2986e5463c624f312
 hardware: h200
-made: 2026-11-24T15:13:24+00:00
+made: 2026-11-24T19:18:56+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2144 ms (IQR 0.0010), 0.95x eager, 0.96x torch.compile, 65% of roofline
+timings: median 0.2130 ms (IQR 0.0010), 0.96x eager, 0.96x torch.compile, 65% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -14,12 +14,17 @@ from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
 
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
+
+
 def _scratch(size: int, alignment: int, stream):
     return torch.empty(size, dtype=torch.int8, device="cuda")
 
 
 triton.set_allocator(_scratch)
 
+@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=4, num_stages=3), triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=8, num_stages=4)], key=[], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
     EVEN_K: tl.constexpr = True
@@ -223,7 +228,7 @@ class ModelNew(nn.Module):
         arg2_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 4096), (4096, 1), dtype=torch.float16, device=device)
         workspace_2 = torch.empty_strided((33792,), (1,), dtype=torch.uint8, device=device)
-        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2, num_warps=8, num_stages=3)
+        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2)
         del workspace_2
         del arg0_1
         del arg1_1

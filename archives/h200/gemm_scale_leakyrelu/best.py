@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_scale_leakyrelu'
 spec sha256: 02413ce0cded71bd78f63276f888ec53b5e72f07ec01f118de7d894361db3d3c
 hardware: h200
-made: 2026-11-24T15:16:35+00:00
+made: 2026-11-24T19:21:32+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1852 ms (IQR 0.0011), 1.07x eager, 1.02x torch.compile, 75% of roofline
+timings: median 0.1839 ms (IQR 0.0021), 1.08x eager, 1.05x torch.compile, 76% of roofline
 variants checked: small, odd, default
 """
 import torch

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'l2norm_rows'
 spec sha256: 4f2f17440eb629c06d1540a750ee4cf3348d2991fbb040b9c917a081f6db2a40
 hardware: h200
-made: 2026-11-24T15:35:55+00:00
+made: 2026-11-24T19:28:36+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2487 ms (IQR 0.0016), 2.23x eager, 1.00x torch.compile, 101% of roofline
+timings: median 0.2488 ms (IQR 0.0016), 2.23x eager, 1.01x torch.compile, 101% of roofline
 variants checked: small, odd, default
 """
 import torch

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'layernorm'
 spec sha256: 1fed1733c18bc2725ecafc5fb0fa7d4d2ffa9812804a95c3faa97eca9aa87978
 hardware: h200
-made: 2026-11-24T12:04:35+00:00
+made: 2026-11-24T19:48:41+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2117 ms (IQR 0.0011), 39.42x eager, 1.49x torch.compile, 63% of roofline
+timings: median 0.2074 ms (IQR 0.0011), 39.02x eager, 1.54x torch.compile, 64% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -12,6 +12,10 @@ import triton
 import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
+
+
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
 
 @triton.jit
 def welford(mean, m2, weight, dim):
@@ -79,7 +83,7 @@ def triton_per_fused_native_layer_norm_1_s0(in_ptr0, in_ptr1, in_ptr2, out_ptr0,
     R0_BLOCK: tl.constexpr = 32
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
-    for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0), num_stages=4):
+    for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0)):
         xoffset = _block * XBLOCK
         xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
         xmask = xindex < xnumel
@@ -106,6 +110,7 @@ def triton_per_fused_native_layer_norm_1_s0(in_ptr0, in_ptr1, in_ptr2, out_ptr0,
         tl.store(out_ptr0 + x0, tmp13, xmask)
         tl.store(out_ptr1 + x0, tmp14, xmask)
 
+@triton.autotune(configs=[triton.Config({}, num_warps=4, num_stages=2), triton.Config({}, num_warps=2, num_stages=2), triton.Config({}, num_warps=8, num_stages=2)], key=['ynumel', 'xnumel', 'YBLOCK', 'XBLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_poi_fused_native_layer_norm_2_s0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, ynumel, xnumel, YBLOCK: tl.constexpr, XBLOCK: tl.constexpr):
     ynumel = 16
@@ -257,15 +262,15 @@ class ModelNew(nn.Module):
         buf0 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
         buf1 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
         buf2 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
-        triton_red_fused_native_layer_norm_0_s0[(512, 1, 1)](arg2_1, buf0, buf1, buf2, 512, 131072, XBLOCK=1, R0_BLOCK=2048, num_warps=16, num_stages=1)
+        triton_red_fused_native_layer_norm_0_s0[(512, 1, 1)](arg2_1, buf0, buf1, buf2, 512, 131072, XBLOCK=1, R0_BLOCK=2048, num_warps=32, num_stages=1)
         buf3 = torch.empty_strided((16, 1, 1, 1), (1, 16, 16, 16), dtype=torch.float32, device=device)
         buf4 = torch.empty_strided((16, 1, 1, 1), (1, 16, 16, 16), dtype=torch.float32, device=device)
-        triton_per_fused_native_layer_norm_1_s0[(min(triton.cdiv(16, 8), 1056), 1, 1)](buf0, buf1, buf2, buf3, buf4, 16, 32, XBLOCK=8, num_warps=2, num_stages=1)
+        triton_per_fused_native_layer_norm_1_s0[(min(triton.cdiv(16, 4), 1056), 1, 1)](buf0, buf1, buf2, buf3, buf4, 16, 32, XBLOCK=4, num_warps=2, num_stages=1)
         del buf0
         del buf1
         del buf2
         buf6 = torch.empty_strided((16, 64, 256, 256), (4194304, 65536, 256, 1), dtype=torch.float32, device=device)
-        triton_poi_fused_native_layer_norm_2_s0[(triton.cdiv(4194304, 64), triton.cdiv(16, 16), 1)](arg2_1, buf3, buf4, arg0_1, arg1_1, buf6, 16, 4194304, XBLOCK=64, YBLOCK=16, num_warps=4, num_stages=1)
+        triton_poi_fused_native_layer_norm_2_s0[(triton.cdiv(4194304, 64), triton.cdiv(16, 16), 1)](arg2_1, buf3, buf4, arg0_1, arg1_1, buf6, 16, 4194304, XBLOCK=64, YBLOCK=16)
         del arg0_1
         del arg1_1
         del arg2_1

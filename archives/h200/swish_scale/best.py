@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'swish_scale'
 spec sha256: 6d16efdccebfa370f6db790fa0db632519a4dab9b51be102caf72eeb7bc2498b
 hardware: h200
-made: 2026-11-24T11:53:07+00:00
+made: 2026-11-24T19:40:38+00:00
 measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1269 ms (IQR 0.0016), 4.51x eager, 1.01x torch.compile, 100% of roofline
+timings: median 0.1261 ms (IQR 0.0011), 4.53x eager, 1.01x torch.compile, 100% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -13,6 +13,11 @@ import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
+
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
+
+@triton.autotune(configs=[triton.Config({}, num_warps=4, num_stages=1), triton.Config({}, num_warps=2, num_stages=1), triton.Config({}, num_warps=8, num_stages=1)], key=['xnumel', 'XBLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_poi_fused_add_mul_sigmoid_0_s0(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):
     xnumel = 67108864
@@ -61,7 +66,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf0 = torch.empty_strided((8192, 8192), (8192, 1), dtype=torch.float32, device=device)
-        triton_poi_fused_add_mul_sigmoid_0_s0[(triton.cdiv(67108864, 512), 1, 1)](arg0_1, buf0, 67108864, XBLOCK=512, num_warps=4, num_stages=1)
+        triton_poi_fused_add_mul_sigmoid_0_s0[(triton.cdiv(67108864, 512), 1, 1)](arg0_1, buf0, 67108864, XBLOCK=512)
         del arg0_1
         return buf0
 
