@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import functools
 
-from kernelevo.utils.kept import is_kept
+from kernelevo.utils.kept import is_kept, kept_lines
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel
 from kernelevo.variation.source_text import Move, SourceText
 
@@ -58,31 +58,38 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
             assert isinstance(node, ast.Call)
             launches.setdefault(name, []).append(node)
     has_bench = any(isinstance(n, ast.FunctionDef) and n.name == BENCH for n in tree.body)
+    kept = kept_lines(source)
     found = []
     for kernel in tree.body:
         if not (isinstance(kernel, ast.FunctionDef) and decorator_names(kernel) == ["jit"]) or is_kept(source, kernel):
             continue
         at = launches.get(kernel.name, [])
-        configuration = _configuration(text, at) if at and not _atomics(kernel) else None
+        if not at or _atomics(kernel) or any(call.lineno in kept for call in at):  # a kept launch stays as it is
+            continue
+        configuration = _configuration(text, at)
         if configuration is None:
             continue
         warps, stages, launch_edits = configuration
         configs = _neighbours(warps, stages, loops=any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel)))
-        pointers, written, read = _pointer_use(kernel)
-        key = [a.arg for a in kernel.args.args if a.arg not in pointers]
-        decorator = kernel.decorator_list[0]
-        indent = " " * (decorator.col_offset - 1)
-        line_start = text.starts[decorator.lineno - 1]
-        listed = ", ".join(f"triton.Config({{}}, num_warps={w}, num_stages={s})" for w, s in configs)
-        restore = sorted(written & read)
-        header = (f"{indent}@triton.autotune(configs=[{listed}], key={key!r}"
-                  + (f", restore_value={restore!r}" if restore else "") + f", do_bench={BENCH})\n")
-        edits = [(line_start, line_start, header), *launch_edits]
+        edits = [_decorator(text, kernel, configs), *launch_edits]
         if not has_bench:
             edits.append(_after_imports(text, tree, BENCH_DEF))
         label = f"{kernel.name}: autotuned over num_warps/num_stages " + ", ".join(f"{w}/{s}" for w, s in configs)
         found.append(Move(label, functools.partial(text.splice, edits)))
     return found
+
+
+def _decorator(text: SourceText, kernel: ast.FunctionDef, configs: list[tuple[int, int]]) -> tuple[int, int, str]:
+    """The edit that puts ``@triton.autotune(...)`` above the kernel's ``@triton.jit``."""
+    pointers, written, read = _pointer_use(kernel)
+    key = [a.arg for a in kernel.args.args if a.arg not in pointers]
+    restore = sorted(written & read)
+    listed = ", ".join(f"triton.Config({{}}, num_warps={w}, num_stages={s})" for w, s in configs)
+    jit = kernel.decorator_list[0]
+    header = (" " * (jit.col_offset - 1) + f"@triton.autotune(configs=[{listed}], key={key!r}"
+              + (f", restore_value={restore!r}" if restore else "") + f", do_bench={BENCH})\n")
+    line_start = text.starts[jit.lineno - 1]
+    return line_start, line_start, header
 
 
 def _configuration(text: SourceText, launches: list[ast.Call]) -> tuple[int, int, list[tuple[int, int, str]]] | None:

@@ -96,11 +96,12 @@ def test_no_autotuning_where_trials_could_change_a_result_or_a_launch_could_not_
     warps_by_name = IN_PLACE.replace("BLOCK=1024, num_warps=4)", "BLOCK=1024, num_warps=self.warps)")
     kept = IN_PLACE.replace("def double_relu(in_out_ptr0, n, stride, BLOCK: tl.constexpr):",
                             "def double_relu(in_out_ptr0, n, stride, BLOCK: tl.constexpr):  # kernelevo: keep")
+    kept_launch = IN_PLACE.replace("BLOCK=1024, num_warps=4)", "BLOCK=1024, num_warps=4)  # kernelevo: keep")
     never_launched = IN_PLACE.replace("double_relu[(triton.cdiv(n, 1024),)](y, n, 1, BLOCK=1024, num_warps=4)",
                                       "pass")
     for name, source in [("atomics", atomics), ("two_configs", two_configs), ("num_ctas", num_ctas),
                          ("splat", splat), ("warps_by_name", warps_by_name), ("kept", kept),
-                         ("never_launched", never_launched)]:
+                         ("kept_launch", kept_launch), ("never_launched", never_launched)]:
         assert source != IN_PLACE, name
         assert _autotuned(source) == [], name
 
