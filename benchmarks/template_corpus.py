@@ -2,12 +2,15 @@
 
 Every kernel of ``tests/variation/triton_corpus`` (each names its spec on a ``Spec:`` line)
 is evaluated, then every single-step neighbour the operator's sweep proposes and
-``--random`` draws of its mutation (one or two parameters, sometimes several steps away).
+``--random`` draws of its mutation (one or two parameters, sometimes several steps away); with
+``--moves``, instead, every structural move the kernel offers (pipelining, eviction hints,
+grid-stride loops, epilogue fusion, autotuning: ``kernelevo.variation.restructure``).
 The evaluator judges each as it judges the search's candidates; timing is cut to one
 repetition, since only the verdict counts here. On a machine without a GPU the kernels run
 in Triton's CPU interpreter: the verdicts are the point, no time is a GPU speed.
 
     python benchmarks/template_corpus.py --out benchmarks/results/template_corpus-cpu.json
+    python benchmarks/template_corpus.py --moves --out benchmarks/results/template_corpus-moves-cpu.json
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.variation.restructure import moves  # noqa: E402
 from kernelevo.variation.template import find_tunables, mutate, sweep  # noqa: E402
 
 CORPUS = ROOT / "tests" / "variation" / "triton_corpus"
@@ -63,6 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="auto")
     parser.add_argument("--random", type=int, default=4, help="random mutations per kernel, on top of the sweep")
+    parser.add_argument("--moves", action="store_true", help="each structural move of each kernel, not its mutants")
     parser.add_argument("--only", default="", help="comma-separated kernel names")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
@@ -83,7 +88,9 @@ def main() -> None:
                                        "tunables": [f"{t.key}={t.value}" for t in find_tunables(source)],
                                        "seed_correct": bool(seed.correct), "seed_error": seed.error,
                                        "interpreted": seed.interpreted, "mutants": 0, "correct": 0, "rejected": []}
-                for new, what in mutants(source, args.random, seed=len(rows)):
+                changed = [(m.apply(), m.label) for m in moves(source)] if args.moves else \
+                    mutants(source, args.random, seed=len(rows))
+                for new, what in changed:
                     result = evaluator.evaluate(new)
                     row["mutants"] += 1
                     if result.correct:
@@ -93,7 +100,7 @@ def main() -> None:
                                                 "message": (result.message or "")[:300]})
                 rows.append(row)
                 print(f"{kernel.stem:32s} seed {'ok' if seed.correct else seed.error}  "
-                      f"{row['correct']}/{row['mutants']} mutants correct", flush=True)
+                      f"{row['correct']}/{row['mutants']} {'moves' if args.moves else 'mutants'} correct", flush=True)
     total, correct = sum(r["mutants"] for r in rows), sum(r["correct"] for r in rows)
     errors = Counter(str(x["error"]) for r in rows for x in r["rejected"])
     summary = {"kernels": len(rows), "seeds_correct": sum(r["seed_correct"] for r in rows), "mutants": total,
@@ -107,7 +114,8 @@ def main() -> None:
                   else f"CPU ({platform.machine()}, {os.cpu_count()} cores), Triton interpreter")
         Path(args.out).write_text(json.dumps({
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "device": device,
-            "torch": torch.__version__, "random_draws_per_kernel": args.random, "summary": summary, "kernels": rows,
+            "torch": torch.__version__, "changes": "structural moves" if args.moves else "template mutants",
+            "random_draws_per_kernel": None if args.moves else args.random, "summary": summary, "kernels": rows,
         }, indent=1) + "\n")
 
 
