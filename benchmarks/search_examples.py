@@ -20,6 +20,7 @@ import datetime as dt
 import json
 import logging
 import math
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,7 @@ from kernelevo.records.candidate import Evaluated  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
+from kernelevo.variation.autotune_launch import BENCH as AUTOTUNE_BENCH  # noqa: E402
 
 
 def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, seed_from: str) -> dict:
@@ -65,6 +67,11 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
         seeds = [c for c in state.candidates.values() if c.operator == "seed"]
         row["seeds"] = {c.note.removeprefix("seed "): _verdict(state.result_of(c.id, hardware)) for c in seeds}
         row["curve"] = best_so_far([e for v in state.evaluations.values() for e in v if e.hardware == hardware])
+        here = [e for v in state.evaluations.values() for e in v if e.hardware == hardware]
+        row["judge_by_change"] = judge_by(here, {c.id: change_kind(c.note) for c in state.candidates.values()})
+        # an autotuned kernel's children are autotuned too, whatever their own change: by what they are
+        row["judge_by_autotuning"] = judge_by(here, {
+            c.id: "autotuned by the move" if AUTOTUNE_BENCH in c.source else "not" for c in state.candidates.values()})
         best = state.best(hardware)
         if best is None:
             continue
@@ -85,6 +92,28 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
             if result.environment else None,
         })
     return row
+
+
+# what made a candidate, read from its note (the structural moves' labels, the template's parameter changes)
+CHANGE_KINDS = (("seed ", "seed"), ("autotuned over", "autotuning"), ("grid-stride", "grid-stride loop"),
+                ("warp-specialized", "warp specialization"), ("pipelined over", "pipelining"),
+                ("eviction hints", "eviction hints"), ("fused into", "epilogue fusion"), ("crossover", "crossover"))
+
+
+def change_kind(note: str) -> str:
+    return next((kind for text, kind in CHANGE_KINDS if text in note), "parameters")
+
+
+def judge_by(evaluated: list[Evaluated], group_of: dict[int, str]) -> dict[str, dict]:
+    """Per group of candidates: how many, how many correct, and the medians of the judge's hold on the
+    device and of the timing loop, in seconds (where a search's evaluations go)."""
+    groups: dict[str, list[Evaluated]] = {}
+    for e in evaluated:
+        groups.setdefault(group_of.get(e.candidate_id, "?"), []).append(e)
+    return {name: {"candidates": len(group), "correct": sum(e.result.ok for e in group),
+                   "judge_s_median": statistics.median(e.result.costs.judge_s for e in group),
+                   "timing_s_median": statistics.median(e.result.costs.timing_s for e in group)}
+            for name, group in sorted(groups.items())}
 
 
 def best_so_far(evaluated: list[Evaluated]) -> list[list[float]]:

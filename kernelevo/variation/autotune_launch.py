@@ -203,4 +203,4 @@ def _pointer_use(kernel: ast.FunctionDef) -> tuple[set[str], set[str], set[str]]
     return pointers, written, read
 
 
-__all__ = ["autotunings"]
+__all__ = ["BENCH", "autotunings"]
