@@ -18,7 +18,9 @@ from changing a result:
 - a kernel with atomics is not moved: its trials would add up in its output;
 - nor a kernel already autotuned or given heuristics, one whose launches differ in their
   configuration or pass other launch options (``num_ctas``, ``maxnreg``), nor kept code
-  (``# kernelevo: keep``).
+  (``# kernelevo: keep``);
+- nor a kernel launched in place by aliasing (one buffer passed as two pointers, one of them
+  written): its restore would not know the other.
 
 Each trial is timed by ``triton.testing.do_bench`` with 5 ms of warm-up and 20 ms of runs, not its
 default 25 and 100: the evaluator judges every candidate, and a trial's 100 ms for each
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 
 from kernelevo.utils.kept import is_kept, kept_lines
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel
@@ -65,6 +68,8 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
             continue
         at = launches.get(kernel.name, [])
         if not at or _atomics(kernel) or any(call.lineno in kept for call in at):  # a kept launch stays as it is
+            continue
+        if any(_writes_an_alias(kernel, call) for call in at):
             continue
         configuration = _configuration(text, at)
         if configuration is None:
@@ -120,6 +125,18 @@ def _configuration(text: SourceText, launches: list[ast.Call]) -> tuple[int, int
         return None
     warps, stages = chosen.pop()
     return warps, stages, edits
+
+
+def _writes_an_alias(kernel: ast.FunctionDef, call: ast.Call) -> bool:
+    """Whether a launch passes one buffer as two pointers and the kernel writes through one of them
+    (``kernel[grid](x, x, n)``, in place by aliasing): each trial would read what the last one wrote, and
+    the restore only knows the kernel's own in-place pointers."""
+    _, written, _ = _pointer_use(kernel)
+    params = [a.arg for a in kernel.args.args]
+    positional = list(itertools.takewhile(lambda arg: not isinstance(arg, ast.Starred), call.args))  # *args: unknown
+    passed = {p: ast.unparse(arg) for p, arg in zip(params, positional, strict=False)}
+    passed |= {kw.arg: ast.unparse(kw.value) for kw in call.keywords if kw.arg in params}
+    return any(passed[w] == passed[other] for w in written if w in passed for other in passed if other != w)
 
 
 def _neighbours(warps: int, stages: int, *, loops: bool) -> list[tuple[int, int]]:

@@ -97,11 +97,20 @@ def test_no_autotuning_where_trials_could_change_a_result_or_a_launch_could_not_
     kept = IN_PLACE.replace("def double_relu(in_out_ptr0, n, stride, BLOCK: tl.constexpr):",
                             "def double_relu(in_out_ptr0, n, stride, BLOCK: tl.constexpr):  # kernelevo: keep")
     kept_launch = IN_PLACE.replace("BLOCK=1024, num_warps=4)", "BLOCK=1024, num_warps=4)  # kernelevo: keep")
+    # out of place as written, in place as launched: the output pointer is the input's buffer
+    aliased = IN_PLACE.replace("def double_relu(in_out_ptr0, n, stride, BLOCK: tl.constexpr):",
+                               "def double_relu(x_ptr, out_ptr, n, stride, BLOCK: tl.constexpr):") \
+        .replace("    ptrs = in_out_ptr0 + offs * stride\n    x = tl.load(ptrs, mask=offs < n)\n    tl.store(ptrs,",
+                 "    x = tl.load(x_ptr + offs * stride, mask=offs < n)\n    tl.store(out_ptr + offs * stride,") \
+        .replace("](y, n, 1, BLOCK=1024", "](y, y, n, 1, BLOCK=1024")
+    not_aliased = aliased.replace("](y, y, n, 1, BLOCK=1024", "](x, y, n, 1, BLOCK=1024")
+    assert [label for label, _ in _autotuned(not_aliased)] == [
+        "double_relu: autotuned over num_warps/num_stages 4/3, 2/3, 8/3"]
     never_launched = IN_PLACE.replace("double_relu[(triton.cdiv(n, 1024),)](y, n, 1, BLOCK=1024, num_warps=4)",
                                       "pass")
     for name, source in [("atomics", atomics), ("two_configs", two_configs), ("num_ctas", num_ctas),
                          ("splat", splat), ("warps_by_name", warps_by_name), ("kept", kept),
-                         ("kept_launch", kept_launch), ("never_launched", never_launched)]:
+                         ("kept_launch", kept_launch), ("aliased", aliased), ("never_launched", never_launched)]:
         assert source != IN_PLACE, name
         assert _autotuned(source) == [], name
 
