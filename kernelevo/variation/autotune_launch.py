@@ -14,17 +14,17 @@ from changing a result:
 - the key is every parameter that is not a pointer (sizes, strides, constexprs): each shape is
   tuned for itself, as the variants of a spec are different shapes;
 - a pointer the kernel both reads and writes (an in-place kernel, inductor's ``in_out_ptr0``) is
-  restored after each trial run (``restore_value``);
-- a kernel with atomics is not moved: its trials would add up in its output;
-- nor a kernel already autotuned or given heuristics, one whose launches differ in their
-  configuration or pass other launch options (``num_ctas``, ``maxnreg``), nor kept code
-  (``# kernelevo: keep``);
-- nor a kernel launched in place by aliasing (one buffer passed as two pointers, one of them
-  written): its restore would not know the other.
+  restored after each trial run (``restore_value``).
+
+It is not made for a kernel with atomics (its trials would add up in its output), one launched in
+place by aliasing (one buffer passed as two pointers, one of them written: the restore would not
+know the other), one already autotuned or given heuristics, one whose launches differ in their
+configuration or pass other launch options (``num_ctas``, ``maxnreg``), nor for kept code
+(``# kernelevo: keep``).
 
 Each trial is timed by ``triton.testing.do_bench`` with 5 ms of warm-up and 20 ms of runs, not its
-default 25 and 100: the evaluator judges every candidate, and a trial's 100 ms for each
-configuration of each variant's shape would double a small kernel's judge.
+default 25 and 100: the judge runs the autotuner for every variant's shape, and Triton's default
+would spend 125 ms on each configuration of each.
 """
 
 from __future__ import annotations
