@@ -69,14 +69,15 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
         at = launches.get(kernel.name, [])
         if not at or _atomics(kernel) or any(call.lineno in kept for call in at):  # a kept launch stays as it is
             continue
-        if any(_writes_an_alias(kernel, call) for call in at):
+        use = _pointer_use(kernel)
+        if any(_writes_an_alias(kernel, use[1], call) for call in at):
             continue
         configuration = _configuration(text, at)
         if configuration is None:
             continue
         warps, stages, launch_edits = configuration
         configs = _neighbours(warps, stages, loops=any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel)))
-        edits = [_decorator(text, kernel, configs), *launch_edits]
+        edits = [_decorator(text, kernel, use, configs), *launch_edits]
         if not has_bench:
             edits.append(_after_imports(text, tree, BENCH_DEF))
         label = f"{kernel.name}: autotuned over num_warps/num_stages " + ", ".join(f"{w}/{s}" for w, s in configs)
@@ -84,9 +85,11 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
     return found
 
 
-def _decorator(text: SourceText, kernel: ast.FunctionDef, configs: list[tuple[int, int]]) -> tuple[int, int, str]:
-    """The edit that puts ``@triton.autotune(...)`` above the kernel's ``@triton.jit``."""
-    pointers, written, read = _pointer_use(kernel)
+def _decorator(text: SourceText, kernel: ast.FunctionDef, use: tuple[set[str], set[str], set[str]],
+               configs: list[tuple[int, int]]) -> tuple[int, int, str]:
+    """The edit that puts ``@triton.autotune(...)`` above the kernel's ``@triton.jit``; ``use`` is its
+    pointers, those it writes through and those it reads through (:func:`_pointer_use`)."""
+    pointers, written, read = use
     key = [a.arg for a in kernel.args.args if a.arg not in pointers]
     restore = sorted(written & read)
     listed = ", ".join(f"triton.Config({{}}, num_warps={w}, num_stages={s})" for w, s in configs)
@@ -127,11 +130,10 @@ def _configuration(text: SourceText, launches: list[ast.Call]) -> tuple[int, int
     return warps, stages, edits
 
 
-def _writes_an_alias(kernel: ast.FunctionDef, call: ast.Call) -> bool:
+def _writes_an_alias(kernel: ast.FunctionDef, written: set[str], call: ast.Call) -> bool:
     """Whether a launch passes one buffer as two pointers and the kernel writes through one of them
     (``kernel[grid](x, x, n)``, in place by aliasing): each trial would read what the last one wrote, and
     the restore only knows the kernel's own in-place pointers."""
-    _, written, _ = _pointer_use(kernel)
     params = [a.arg for a in kernel.args.args]
     positional = list(itertools.takewhile(lambda arg: not isinstance(arg, ast.Starred), call.args))  # *args: unknown
     passed = {p: ast.unparse(arg) for p, arg in zip(params, positional, strict=False)}
