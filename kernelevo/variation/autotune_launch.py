@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+from typing import NamedTuple
 
 from kernelevo.utils.kept import is_kept, kept_lines
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel
@@ -70,7 +71,7 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
         if not at or _atomics(kernel) or any(call.lineno in kept for call in at):  # a kept launch stays as it is
             continue
         use = _pointer_use(kernel)
-        if any(_writes_an_alias(kernel, use[1], call) for call in at):
+        if any(_writes_an_alias(kernel, use.written, call) for call in at):
             continue
         configuration = _configuration(text, at)
         if configuration is None:
@@ -85,13 +86,11 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
     return found
 
 
-def _decorator(text: SourceText, kernel: ast.FunctionDef, use: tuple[set[str], set[str], set[str]],
+def _decorator(text: SourceText, kernel: ast.FunctionDef, use: PointerUse,
                configs: list[tuple[int, int]]) -> tuple[int, int, str]:
-    """The edit that puts ``@triton.autotune(...)`` above the kernel's ``@triton.jit``; ``use`` is its
-    pointers, those it writes through and those it reads through (:func:`_pointer_use`)."""
-    pointers, written, read = use
-    key = [a.arg for a in kernel.args.args if a.arg not in pointers]
-    restore = sorted(written & read)
+    """The edit that puts ``@triton.autotune(...)`` above the kernel's ``@triton.jit``."""
+    key = [a.arg for a in kernel.args.args if a.arg not in use.pointers]
+    restore = sorted(use.written & use.read)
     listed = ", ".join(f"triton.Config({{}}, num_warps={w}, num_stages={s})" for w, s in configs)
     jit = kernel.decorator_list[0]
     header = (" " * (jit.col_offset - 1) + f"@triton.autotune(configs=[{listed}], key={key!r}"
@@ -118,11 +117,10 @@ def _configuration(text: SourceText, launches: list[ast.Call]) -> tuple[int, int
             if not (isinstance(kw.value, ast.Constant) and type(kw.value.value) is int):
                 return None
             values.append(kw.value.value)
-            start = text.offset(kw.lineno, kw.col_offset)
-            comma = text.source.rfind(",", 0, start)
-            if comma < text.offset(call.func.end_lineno or call.lineno, call.func.end_col_offset or 0):
+            removal = text.keyword_removal(kw)
+            if removal[0] < text.span(call.func)[1]:
                 return None  # its first argument: no comma before it to take with it
-            edits.append((comma, text.offset(kw.end_lineno or kw.lineno, kw.end_col_offset or 0), ""))
+            edits.append(removal)
         chosen.add((values[0], values[1]))
     if len(chosen) != 1:
         return None
@@ -171,7 +169,13 @@ POINTER_CALLS = {"load": "read", "store": "written", "make_block_ptr": "", "make
                  "load_tensor_descriptor": "read", "store_tensor_descriptor": "written"}
 
 
-def _pointer_use(kernel: ast.FunctionDef) -> tuple[set[str], set[str], set[str]]:
+class PointerUse(NamedTuple):
+    pointers: set[str]  # the kernel's parameters that are pointers
+    written: set[str]  # those it writes through
+    read: set[str]  # those it reads through
+
+
+def _pointer_use(kernel: ast.FunctionDef) -> PointerUse:
     """The kernel's parameters that are pointers, those it writes through and those it reads through.
 
     A load's or a store's address is a base pointer plus offsets (``x_ptr + row * stride + cols``);
@@ -219,7 +223,7 @@ def _pointer_use(kernel: ast.FunctionDef) -> tuple[set[str], set[str], set[str]]
             written |= address
         elif POINTER_CALLS.get(name) == "read":
             read |= address
-    return pointers, written, read
+    return PointerUse(pointers, written, read)
 
 
 __all__ = ["BENCH", "autotunings"]

@@ -226,9 +226,7 @@ def _fusion(text: SourceText, between: list[ast.stmt], first: _Launch, second: _
     indent = " " * store.col_offset
     lines, result = _epilogue_lines(epi, ast.unparse(value), pointer, taken, indent)
     line_start = text.starts[store.lineno - 1]
-    edits = [(line_start, line_start, lines),
-             (text.offset(value.lineno, value.col_offset),
-              text.offset(value.end_lineno or value.lineno, value.end_col_offset or 0), result)]
+    edits = [(line_start, line_start, lines), (*text.span(value), result)]
     launch = second.stmt
     edits.append((text.starts[launch.lineno - 1], text.starts[launch.end_lineno or launch.lineno],
                   f"{' ' * launch.col_offset}# {b.name}: fused into {a.name}'s store\n"))

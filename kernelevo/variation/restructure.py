@@ -65,8 +65,7 @@ def _loads(node: ast.AST) -> list[ast.Call]:
 
 def _before_close(text: SourceText, call: ast.Call) -> int:
     """The offset of a call's closing parenthesis."""
-    end = text.offset(call.end_lineno or call.lineno, call.end_col_offset or 0)
-    return text.source.rindex(")", 0, end)
+    return text.source.rindex(")", 0, text.span(call)[1])
 
 
 def _pipelining(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
@@ -101,10 +100,7 @@ def _eviction(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
     if len(hinted) == len(loads):
         edits = []
         for call in loads:
-            kw = next(k for k in call.keywords if k.arg == "eviction_policy")
-            # from the comma before the keyword to the keyword's end
-            start = text.source.rindex(",", 0, text.offset(kw.lineno, kw.col_offset))
-            edits.append((start, text.offset(kw.end_lineno or kw.lineno, kw.end_col_offset or 0), ""))
+            edits.append(text.keyword_removal(next(k for k in call.keywords if k.arg == "eviction_policy")))
         return [Move(f"{kernel.name}: eviction hints dropped", functools.partial(text.splice, edits))]
     if hinted:
         return []  # hints chosen by hand for some loads: leave them to the author
@@ -238,8 +234,7 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
     for cap in PROGRAMS if grids else (None,):
         edits = list(kernel_edits)
         for element in grids:
-            begin = text.offset(element.lineno, element.col_offset)
-            end = text.offset(element.end_lineno or element.lineno, element.end_col_offset or 0)
+            begin, end = text.span(element)
             edits += [(begin, begin, "min("), (end, end, f", {cap})")]
         label = f"{kernel.name}: grid-stride loop over blocks" + (f", grid capped at {cap} programs" if cap else "")
         found.append(Move(label, functools.partial(text.splice, edits)))

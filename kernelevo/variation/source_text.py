@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,17 @@ class SourceText:
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.starts, offset) - 1
         return line + 1, len(self.source[self.starts[line]:offset].encode())
+
+    def span(self, node: ast.expr | ast.stmt | ast.keyword) -> tuple[int, int]:
+        """The offsets where a node's text starts and ends."""
+        return (self.offset(node.lineno, node.col_offset),
+                self.offset(node.end_lineno or node.lineno, node.end_col_offset or 0))
+
+    def keyword_removal(self, kw: ast.keyword) -> tuple[int, int, str]:
+        """The edit that takes ``, name=value`` out of a call: from the comma before the keyword to its end
+        (a start of -1 where no comma precedes it)."""
+        start, end = self.span(kw)
+        return self.source.rfind(",", 0, start), end, ""
 
     def splice(self, edits: list[tuple[int, int, str]]) -> str:
         """The source with each (start, end, text) edit made; edits must not overlap."""
