@@ -66,8 +66,8 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, se
         row["qd_score"] = sum(a.qd_score for (_, hw), a in state.archives.items() if hw == hardware)
         seeds = [c for c in state.candidates.values() if c.operator == "seed"]
         row["seeds"] = {c.note.removeprefix("seed "): _verdict(state.result_of(c.id, hardware)) for c in seeds}
-        row["curve"] = best_so_far([e for v in state.evaluations.values() for e in v if e.hardware == hardware])
         here = [e for v in state.evaluations.values() for e in v if e.hardware == hardware]
+        row["curve"] = best_so_far(here)
         row["judge_by_change"] = judge_by(here, {c.id: change_kind(c.note) for c in state.candidates.values()})
         # an autotuned kernel's children are autotuned too, whatever their own change: by what they are
         row["judge_by_autotuning"] = judge_by(here, {
