@@ -57,7 +57,8 @@ def verdict(result: EvalResult) -> dict[str, Any]:
             "repetitions": result.kernel.repetitions if result.kernel else None,
             "speedup_compile": result.speedup_compile, "measures": result.measures,
             "raced": bool(result.kernel and getattr(result.kernel, "raced", False)),
-            "costs": {k: getattr(result.costs, k) for k in STAGES}}
+            "costs": {k: getattr(result.costs, k) for k in STAGES},
+            "judge_parts": dict(getattr(result.costs, "judge_parts", {}))}
 
 
 async def judge_all(spec: Spec, sources: list[str], options: EvalOptions, workers: int, ray: bool,
@@ -97,12 +98,16 @@ async def judge_all(spec: Spec, sources: list[str], options: EvalOptions, worker
             ray_module.shutdown()
     judged = [r for r in results if r.costs.judge_s > 0]
     medians = {k: statistics.median(getattr(r.costs, k) for r in judged) if judged else None for k in STAGES}
+    # the judge's steps (where this code records them), over the candidates that reached timing
+    timed = [r.costs.judge_parts for r in judged if "timing" in getattr(r.costs, "judge_parts", {})]
+    steps = sorted({k for parts in timed for k in parts})
+    part_medians = {k: round(statistics.median(p.get(k, 0.0) for p in timed), 4) for k in steps}
     return {"capacity": pool.capacity, "start_s": started_s, "candidates": len(sources), "wall_s": wall_s,
             "evals_per_min": len(sources) / wall_s * 60,
             "judge_held": sum(r.costs.judge_s for r in results) / (wall_s * workers),
             "correct": sum(r.ok for r in results),
             "raced": sum(bool(r.kernel and getattr(r.kernel, "raced", False)) for r in results),
-            "median": medians, "cells": len(archive),
+            "median": medians, "judge_parts_median": part_medians, "cells": len(archive),
             "verdicts": [verdict(r) for r in results]}
 
 
@@ -157,6 +162,8 @@ def main() -> None:
               f"median judge {m['judge_s']} = child "
               f"{m['child_start_s']} + load {m['compile_s']} + correct {m['correctness_s']} + time {m['timing_s']}; "
               f"ahead {m['precompile_s']}", flush=True)
+        print(f"{args.label} {example:16} judge steps (medians, s): "
+              + ", ".join(f"{k} {v:.3f}" for k, v in row["judge_parts_median"].items()), flush=True)
     total = sum(r["candidates"] for r in report["examples"].values())
     wall = sum(r["wall_s"] for r in report["examples"].values())
     report["evals_per_min"] = total / wall * 60

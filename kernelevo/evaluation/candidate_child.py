@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -178,6 +179,7 @@ class CandidateRunner:
 
     # -- correctness -----------------------------------------------------------------------
     def _call(self, request: Call) -> CallReply | ChildError:
+        started = time.perf_counter()
         self._progress("run")
         model = self.models[request.variant]
         ops = OpRecorder()
@@ -217,6 +219,7 @@ class CandidateRunner:
             compile_s=self._compile_s() - compile_before,
             peak_bytes=self._peak(),
         )
+        reply.child_s = time.perf_counter() - started
         self._sent = [reply]
         return reply
 

@@ -131,6 +131,7 @@ class CallReply:
     violations: list[tuple[ErrorKind, str]] = field(default_factory=list)
     compile_s: float = 0.0
     peak_bytes: int | None = None  # GPU: the child's allocator peak so far
+    child_s: float = 0.0  # the call's wall time inside the child (inputs, the run, its checks)
 
 
 @dataclass

@@ -13,6 +13,8 @@ So at any moment the GPU holds one copy of the variant's data on each side.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -76,14 +78,26 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, 
     except SandboxFailure as exc:
         result.correct, result.error, result.message = False, *_failure(exc, result.stage)
     finally:
-        if child is not None:
-            child.kill()
-        if result.memory is not None:
-            result.memory.judge_peak_bytes = torch.cuda.max_memory_reserved(judge.device)
-            torch.cuda.empty_cache()  # the plan gave the judge this much: not a byte more stays reserved
+        with _part(result, "cleanup"):
+            if child is not None:
+                child.kill()
+            if result.memory is not None:
+                result.memory.judge_peak_bytes = torch.cuda.max_memory_reserved(judge.device)
+                torch.cuda.empty_cache()  # the plan gave the judge this much: not a byte more stays reserved
         result.costs.child_start_s = waited
         result.costs.total_s = time.perf_counter() - started
     return result
+
+
+@contextmanager
+def _part(result: EvalResult, name: str) -> Iterator[None]:
+    """Add the wall time of the block to the judge's step ``name`` (``result.costs.judge_parts``)."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        parts = result.costs.judge_parts
+        parts[name] = parts.get(name, 0.0) + time.perf_counter() - start
 
 
 def _failure(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
@@ -124,8 +138,9 @@ class _Stages:
         self.result.stage = Stage.COMPILE
         self.child_source = source
         start = time.perf_counter()
-        reply = self.child.call(Load(source, self.judge.variants, self.judge.model_seed, self.triton_cache),
-                                {"*": self.opts.compile_timeout_s}, first_phase="import")
+        with _part(self.result, "load"):
+            reply = self.child.call(Load(source, self.judge.variants, self.judge.model_seed, self.triton_cache),
+                                    {"*": self.opts.compile_timeout_s}, first_phase="import")
         self.result.costs.compile_s += time.perf_counter() - start
         if isinstance(reply, ChildError):
             raise Rejected(reply.kind, reply.message)
@@ -152,10 +167,13 @@ class _Stages:
     def _judge_call(self, variant: str, trial: str, seed: int, poison: int, first_seed: int) -> None:
         info = self.judge.info[variant]
         request = Call(variant, trial, seed, poison, [(t.shape, t.dtype) for t in info.outputs])
-        reply = self.child.call(request, {"run": self.opts.run_timeout_s, "compile": self.opts.compile_timeout_s})
+        with _part(self.result, "calls"):
+            reply = self.child.call(request, {"run": self.opts.run_timeout_s, "compile": self.opts.compile_timeout_s})
         self.result.costs.compile_s += reply.compile_s
         if isinstance(reply, ChildError):
             raise Rejected(reply.kind, f"{reply.message}\n(variant {variant!r})")
+        parts = self.result.costs.judge_parts
+        parts["in_child"] = parts.get("in_child", 0.0) + reply.child_s
         self._note_child_peak(reply.peak_bytes)
         if reply.launches == 0:  # the most precise diagnosis first: no kernel ran at all
             raise Rejected(ErrorKind.KERNEL_NOT_LAUNCHED,
@@ -166,12 +184,16 @@ class _Stages:
         if reply.wrong_type:
             raise Rejected(ErrorKind.WRONG_TYPE, f"{reply.wrong_type}; expected plain tensors (variant {variant!r})")
         # The reference runs after the candidate: its outputs never sit in freed memory the candidate could read.
-        pristine = self.judge.inputs(variant, seed)
-        verdict = self._compare(reply, self.judge.reference(variant, pristine), variant, trial, poison)
-        if verdict is not None:
-            del pristine
-            raise Rejected(*self._diagnose(verdict, reply, variant, trial, first_seed))
-        self._check_inputs(reply, pristine, variant)
+        with _part(self.result, "reference"):
+            pristine = self.judge.inputs(variant, seed)
+            expected = self.judge.reference(variant, pristine)
+        with _part(self.result, "compare"):
+            verdict = self._compare(reply, expected, variant, trial, poison)
+            del expected
+            if verdict is not None:
+                del pristine
+                raise Rejected(*self._diagnose(verdict, reply, variant, trial, first_seed))
+            self._check_inputs(reply, pristine, variant)
 
     def _note_child_peak(self, peak: int | None) -> None:
         if self.result.memory is not None and peak is not None:
@@ -219,8 +241,9 @@ class _Stages:
     # -- metadata ------------------------------------------------------------------------------
     def _metadata(self) -> None:
         start = time.perf_counter()
-        reply: MetadataReply = self.child.call(MetadataRequest(), {"*": self.opts.compile_timeout_s})
-        self.result.kernels = reply.kernels or self._compile_ahead(reply)
+        with _part(self.result, "metadata"):
+            reply: MetadataReply = self.child.call(MetadataRequest(), {"*": self.opts.compile_timeout_s})
+            self.result.kernels = reply.kernels or self._compile_ahead(reply)
         self.result.cuda = reply.builds
         self.result.launches = sum(k.launches for k in self.result.kernels)
         self.result.costs.compile_s += time.perf_counter() - start
@@ -243,12 +266,14 @@ class _Stages:
     def _timing(self) -> None:
         self.result.stage = Stage.TIMING
         self.result.timed_variant = self.judge.timed_variant
-        self.judge.pool.settle()  # no spare child makes its CUDA context while this one is timed
+        with _part(self.result, "settle"):
+            self.judge.pool.settle()  # no spare child makes its CUDA context while this one is timed
         start = time.perf_counter()
         baselines = self.judge.baselines()
         self.result.costs.baselines_s += time.perf_counter() - start
         start = time.perf_counter()
-        kernel = self._time_candidate(self._race_ms(baselines))
+        with _part(self.result, "timing"):
+            kernel = self._time_candidate(self._race_ms(baselines))
         self.result.costs.timing_s += time.perf_counter() - start
         self._record(kernel, baselines)
         if (self.result.speedup_compile or 0) > self.opts.remeasure_above and not self.result.interpreted:

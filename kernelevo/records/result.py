@@ -203,6 +203,10 @@ class StageCosts(BaseModel):
     baselines_s: float = 0.0  # eager and torch.compile: measured once per judge, or read from the disk cache
     precompile_s: float = 0.0  # on the CPU, while the GPU judged the previous candidate
     judge_s: float = 0.0  # the judge held the device for this candidate (the GPU's busy time)
+    # where the judge's time went, by step: load, calls (the candidate's correctness runs, the
+    # child's inputs and the hand-over included), in_child (of which inside the child), reference,
+    # compare, metadata, settle, timing, cleanup
+    judge_parts: dict[str, float] = Field(default_factory=dict)
     total_s: float = 0.0
 
 
