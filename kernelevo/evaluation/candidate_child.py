@@ -1,6 +1,7 @@
 """The candidate's child: the only process that runs a candidate's code.
 
-A fresh child serves one candidate. It imports torch and triton and installs the runtime
+A fresh child serves one candidate. It imports torch and triton, does Triton's
+once-per-process work (:mod:`kernelevo.evaluation.triton_warm`) and installs the runtime
 checks (:mod:`kernelevo.evaluation.instrument`) while the previous candidate is judged;
 its CUDA context is created on a :class:`Warm` request, which the judge sends when it
 hands the child a candidate, so a new context never disturbs another's measurement. It
@@ -45,6 +46,7 @@ from kernelevo.evaluation.protocol import (
     Warm,
 )
 from kernelevo.evaluation.timing import L2Flusher, time_callable
+from kernelevo.evaluation.triton_warm import warm_backend, warm_triton_key
 from kernelevo.records.result import ErrorKind, KernelMetadata
 from kernelevo.sandbox import Progress
 from kernelevo.spec.errors import SpecError
@@ -66,6 +68,8 @@ class CandidateRunner:
         self.gpu = self.device.type == "cuda"
         self.flusher: L2Flusher | None = None
         self.warm = False
+        if self.gpu:  # Triton's once-per-process work, done before any candidate is here to wait for it
+            warm_triton_key()
         self.problem = Problem(setup.spec)
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
         self.recorder = LaunchRecorder(on_phase=self._progress)
@@ -123,6 +127,7 @@ class CandidateRunner:
             import triton
 
             triton.runtime.driver.active.utils  # noqa: B018  (loads Triton's C helpers, built once per judge)
+            warm_backend()
         self.warm = True
         return "warm"
 
