@@ -173,18 +173,36 @@ class Sandbox:
 
     def kill(self) -> None:
         """Kill the child and every process in its session; idempotent."""
-        if self._proc is None:
+        if not self._kill_process():
             return
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._remove_scratch()
+
+    def _kill_process(self) -> bool:
+        """SIGKILL to the child's session, then wait for the child; False if it was never started."""
+        if self._proc is None:
+            return False
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self._proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=10)
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        self._remove_scratch()
+        return True
+
+    def _exit_code(self, timeout_s: float) -> int | None:
+        """The child's exit status once it has exited (negative: the signal), None if unknown by then."""
+        if self._proc is None:
+            return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self._proc.wait(timeout=timeout_s)
+        return None
+
+    @property
+    def connection(self) -> Connection | None:
+        return self._conn
 
     def close(self, timeout_s: float = 5.0) -> None:
         """Ask the child to exit, then make sure it has."""
@@ -283,10 +301,7 @@ class Sandbox:
         return max(deadlines.values())
 
     def _death(self, phase: str, detail: str = "") -> SandboxFailure:
-        code = None
-        if self._proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = self._proc.wait(timeout=5)
+        code = self._exit_code(timeout_s=5)
         self.kill()
         return SandboxFailure("died", f"the child process died ({describe_exit(code)})", phase=phase, detail=detail)
 
@@ -317,7 +332,11 @@ def _apply_limits(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes, limits.file_size_bytes))
     if limits.address_space_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes, limits.address_space_bytes))
-    # Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone.
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone (a fork clears it)."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -336,11 +355,21 @@ def child_main(fd: int, parent_pid: int) -> None:
     _apply_limits(setup.limits)
     if os.getppid() != parent_pid:  # the parent died before PDEATHSIG was armed
         os._exit(1)
+    serve(conn, setup.handler, setup.arg)
+
+
+def serve(conn: Connection, handler_spec: str, arg: Any) -> None:
+    """Build the handler, say "ready", then answer requests until the parent closes or asks us to leave.
+
+    A handler may define ``after_reply()``, called after each reply is sent (the fork server
+    sends a new child's socket then, after the reply that announces it).
+    """
     try:
-        handler = _build_handler(setup.handler, setup.arg, conn)
+        handler = _build_handler(handler_spec, arg, conn)
     except BaseException as exc:
         conn.send(HandlerError(type(exc).__name__, str(exc), traceback.format_exc()))
         return
+    after_reply = getattr(handler, "after_reply", None)
     try:
         conn.send("ready")
     except OSError:  # the parent gave up on us (it is shutting down)
@@ -362,6 +391,8 @@ def child_main(fd: int, parent_pid: int) -> None:
             return
         except Exception as exc:  # a reply that cannot be pickled: say so instead of dying
             conn.send(HandlerError(type(exc).__name__, f"the reply could not be sent: {exc}", ""))
+        if after_reply is not None:
+            after_reply()
 
 
 def _exit_now(handler: Any) -> None:

@@ -10,8 +10,16 @@ from typing import Any
 
 from kernelevo.sandbox import Progress
 
+REMEMBERED: list[Any] = []  # state a candidate could leave behind in its process
+PRELOADED_BY: int | None = None  # the fork server's pid, when it preloaded this module
+
 
 class Echo:
+    @staticmethod
+    def preload(arg: Any) -> None:  # run once in a fork server (kernelevo.zygote)
+        global PRELOADED_BY
+        PRELOADED_BY = os.getpid()
+
     def __init__(self, arg: Any, conn: Any) -> None:
         self.conn = conn
         self.arg = arg
@@ -44,6 +52,11 @@ class Echo:
             return len(bytearray(value))
         if kind == "pid":
             return os.getpid()
+        if kind == "remember":
+            REMEMBERED.append(value)
+            return list(REMEMBERED)
+        if kind == "process":  # who this child is, and where
+            return {"pid": os.getpid(), "session": os.getsid(0), "cwd": os.getcwd(), "preloaded_by": PRELOADED_BY}
         raise KeyError(kind)
 
 
@@ -52,3 +65,9 @@ class BrokenAtStart:
         raise RuntimeError("cannot start: " + str(arg))
 
 
+
+
+class BrokenPreload(Echo):
+    @staticmethod
+    def preload(arg: Any) -> None:
+        raise RuntimeError("cannot preload: " + str(arg))

@@ -57,6 +57,14 @@ from kernelevo.utils.devices import pick_device
 class CandidateRunner:
     """Sandbox handler for one candidate: Load, then Calls per variant, Metadata, Time."""
 
+    @staticmethod
+    def preload(setup: ChildSetup) -> None:
+        """What every child needs, done once in the fork server (:mod:`kernelevo.zygote`); never CUDA."""
+        import triton  # noqa: F401
+
+        if setup.device.startswith("cuda"):
+            warm_triton_key()
+
     def __init__(self, setup: ChildSetup, conn: Connection) -> None:
         import triton  # noqa: F401  (imported now, so a candidate's import is cheap)
 

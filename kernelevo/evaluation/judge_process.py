@@ -35,7 +35,7 @@ class Children:
                                                list(options.allowed_libraries)),
                                     env=child_env, inherit_env=False, spare=spare, limits=limits,
                                     warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s,
-                                    scratch_root=scratch_root)
+                                    scratch_root=scratch_root, fork=options.fork_children)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
         self.aot: ChildPool | None = None
         if not gpu and options.aot_metadata:
