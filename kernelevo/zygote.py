@@ -14,10 +14,11 @@ started child (:func:`kernelevo.sandbox.serve`), which builds the handler. Nothi
 from one child to the next: each is a copy of the zygote, which no untrusted code has
 touched, and is killed after its candidate as before.
 
-The parent side is a :class:`ForkedSandbox`: a :class:`~kernelevo.sandbox.Sandbox`
-whose process is not the parent's own child. It receives the child's end of the
-connection over the zygote's socket (``SCM_RIGHTS``), watches the child through a pidfd,
-and asks the zygote for its exit status once it has died.
+The parent side is a :class:`ForkServer` (the zygote's sandbox, used by one thread at a
+time) and a :class:`ForkedSandbox` per child: a :class:`~kernelevo.sandbox.Sandbox` whose
+process is not the parent's own child. It receives its end of the child's connection over
+the zygote's socket (``SCM_RIGHTS``), watches the child through a pidfd, and asks the
+zygote for its exit status once it has died.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -137,13 +139,63 @@ def _child(sock: socket.socket, other: socket.socket, zygote_conn: Connection, s
         os._exit(code)
 
 
-class ForkedSandbox(Sandbox):
-    """A sandbox whose process is forked by ``zygote`` (a started :class:`Sandbox` running :class:`Zygote`)."""
+class ForkServer:
+    """The parent's handle on a started :class:`Zygote`: forks and reaps, one at a time.
 
-    def __init__(self, zygote: Sandbox, *, name: str = "sandbox", scratch_root: str | None = None,
-                 start_timeout_s: float = 180.0) -> None:
+    Children are taken from one thread at a time, but killed from any (the evaluator's
+    threads kill their precompilers on their own): the zygote's connection carries one
+    request and its reply (and, for a fork, the child's socket) at a time, so every use
+    holds the lock. Only :class:`SandboxFailure` leaves :meth:`fork`; :meth:`reap` never raises.
+    """
+
+    def __init__(self, sandbox: Sandbox, start_timeout_s: float = 180.0) -> None:
+        self.sandbox, self.start_timeout_s = sandbox, start_timeout_s
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self.sandbox.pid
+
+    def is_ready(self) -> bool:
+        with self._lock:
+            return self.sandbox.is_ready()
+
+    def alive(self) -> bool:
+        return self.sandbox.alive()
+
+    def fork(self, scratch: str) -> tuple[int, int]:
+        """A new child working in ``scratch``: its pid, and the parent's end of its connection (a file descriptor)."""
+        with self._lock:
+            try:
+                reply = self.sandbox.call(Fork(scratch), {"*": FORK_TIMEOUT_S, "start": self.start_timeout_s})
+                conn = self.sandbox.connection
+                if not isinstance(reply, Forked) or conn is None:
+                    raise SandboxFailure("start", f"the fork server answered {reply!r}")
+                return reply.pid, recv_handle(conn)
+            except (OSError, EOFError, RuntimeError, AssertionError) as exc:
+                self.sandbox.kill()  # its connection can no longer be trusted to be in step
+                raise SandboxFailure("start", f"the fork server failed: {exc!r}") from None
+
+    def reap(self, pid: int) -> int | None:
+        """The exit status of a child that has exited (negative: the signal), None if the zygote cannot tell."""
+        with self._lock:
+            try:
+                code = self.sandbox.call(Reap(pid), {"*": REAP_TIMEOUT_S + 5})
+            except Exception:  # a dead zygote: its children died with it, their statuses with it
+                return None
+        return code if isinstance(code, int) else None
+
+    def kill(self) -> None:
+        with self._lock:
+            self.sandbox.kill()
+
+
+class ForkedSandbox(Sandbox):
+    """A sandbox whose process is forked by ``server`` (a :class:`ForkServer`)."""
+
+    def __init__(self, server: ForkServer, *, name: str = "sandbox", scratch_root: str | None = None) -> None:
         super().__init__(handler="", name=name, scratch_root=scratch_root)
-        self.zygote, self.start_timeout_s = zygote, start_timeout_s
+        self.server = server
         self._pid: int | None = None
         self._pidfd: int | None = None
         self._code: int | None = None
@@ -154,20 +206,13 @@ class ForkedSandbox(Sandbox):
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
         self.started_at = time.perf_counter()
         try:
-            reply = self.zygote.call(Fork(self.scratch), {"*": FORK_TIMEOUT_S, "start": self.start_timeout_s})
-            conn = self.zygote.connection
-            if not isinstance(reply, Forked) or conn is None:
-                raise SandboxFailure("start", f"the fork server answered {reply!r}")
-            fd = recv_handle(conn)
-        except (OSError, EOFError, RuntimeError) as exc:
-            self._remove_scratch()
-            raise SandboxFailure("start", f"the fork server failed: {exc}") from None
+            pid, fd = self.server.fork(self.scratch)
         except SandboxFailure:
             self._remove_scratch()
             raise
-        self._pid = reply.pid
+        self._pid = pid
         try:
-            self._pidfd = os.pidfd_open(reply.pid)
+            self._pidfd = os.pidfd_open(pid)
         except ProcessLookupError:  # it has exited already, and been collected
             self._reaped = True
         self._conn = Connection(fd)
@@ -206,6 +251,5 @@ class ForkedSandbox(Sandbox):
         if not self._exited(timeout_s):
             return None
         self._reaped = True
-        with contextlib.suppress(SandboxFailure):
-            self._code = self.zygote.call(Reap(self._pid), {"*": REAP_TIMEOUT_S + 5})
+        self._code = self.server.reap(self._pid)
         return self._code

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,21 +17,22 @@ from test_sandbox import ENV, TESTS, _gone
 
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
-from kernelevo.zygote import ForkedSandbox, ZygoteSetup
+from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
 
 @pytest.fixture(scope="module")
-def zygote() -> Iterator[Sandbox]:
-    server = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=ENV,
-                     name="zygote")
-    server.start()
-    server.wait_ready(60)
+def zygote() -> Iterator[ForkServer]:
+    sandbox = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=ENV,
+                      name="zygote")
+    sandbox.start()
+    sandbox.wait_ready(60)
+    server = ForkServer(sandbox)
     yield server
     server.kill()
 
 
 @pytest.fixture
-def forked(zygote: Sandbox, tmp_path: Path) -> Iterator[ForkedSandbox]:
+def forked(zygote: ForkServer, tmp_path: Path) -> Iterator[ForkedSandbox]:
     box = ForkedSandbox(zygote, name="test", scratch_root=str(tmp_path))
     box.start()
     yield box
@@ -45,7 +47,7 @@ def test_a_forked_child_answers_as_a_started_one(forked: ForkedSandbox) -> None:
     assert forked.call(("echo", 2), {"*": 30}) == ("hello", 2)
 
 
-def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(zygote: Sandbox, tmp_path: Path) -> None:
+def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(zygote: ForkServer, tmp_path: Path) -> None:
     first = ForkedSandbox(zygote, scratch_root=str(tmp_path))
     first.start()
     assert first.call(("remember", "left by the first"), {"*": 30}) == ["left by the first"]
@@ -66,7 +68,7 @@ def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(zygote: Sandbox, tmp
     assert not Path(me["cwd"]).exists(), "the killed child's scratch folder was left behind"
 
 
-def test_a_forked_child_is_ready_in_well_under_a_second(zygote: Sandbox, tmp_path: Path) -> None:
+def test_a_forked_child_is_ready_in_well_under_a_second(zygote: ForkServer, tmp_path: Path) -> None:
     box = ForkedSandbox(zygote, scratch_root=str(tmp_path))
     start = time.perf_counter()
     box.start()
@@ -143,5 +145,39 @@ def test_a_pool_whose_fork_server_fails_starts_children_itself(tmp_path: Path) -
         assert not isinstance(box, ForkedSandbox) and pool.zygote is None
         assert box.call(("echo", 3), {"*": 30}) == ("no config", 3)
         box.kill()
+    finally:
+        pool.close()
+
+
+def test_children_killed_from_many_threads_while_others_are_forked(tmp_path: Path) -> None:
+    """The evaluator's threads kill their precompilers on their own while another thread forks the next:
+    the fork server's connection carries one exchange at a time, and every child is reaped with its status."""
+    pool = ChildPool("sandbox_handlers:Echo", "threads", env=ENV, spare=2, limits=Limits(), fork=True,
+                     scratch_root=str(tmp_path))
+    take_lock = threading.Lock()  # as the evaluator takes precompilers: one thread at a time
+    errors: list[BaseException] = []
+    codes: list[int | None] = []
+
+    def work(i: int) -> None:
+        try:
+            for j in range(6):
+                with take_lock:
+                    box, _ = pool.take()
+                assert isinstance(box, ForkedSandbox)
+                assert box.call(("echo", (i, j)), {"*": 30}) == ("threads", (i, j))
+                box.kill()
+                codes.append(box._code)
+        except BaseException as exc:  # reported below, with the thread's work
+            errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not errors, errors[:3]
+        assert len(codes) == 36 and codes.count(-signal.SIGKILL) == 36  # every child reaped, its status told
+        assert pool.zygote is not None and pool.zygote.alive(), "the fork server was lost"
     finally:
         pool.close()

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
-from kernelevo.zygote import ForkedSandbox, ZygoteSetup
+from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,11 @@ class ChildPool:
         self.ready: list[Sandbox] = []
         self._warming: Sandbox | None = None  # sent the warm request, its answer not yet read
         self._warm: set[int] = set()  # ids of ready children already warm
-        self.zygote: Sandbox | None = None
+        self.zygote: ForkServer | None = None
         if fork:
-            self.zygote = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote")
-            self.zygote.start()
+            server = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote")
+            server.start()
+            self.zygote = ForkServer(server, start_timeout_s)
 
     def _sandbox(self, handler: str, arg: Any, name: str) -> Sandbox:
         return Sandbox(handler, arg, env=self.env, limits=self.limits, name=name, inherit_env=self.inherit_env,
@@ -52,8 +53,7 @@ class ChildPool:
         if self.zygote is not None:
             if not block and not self.zygote.is_ready() and self.zygote.alive():
                 return False
-            box: Sandbox = ForkedSandbox(self.zygote, name=self.name, scratch_root=self.scratch_root,
-                                         start_timeout_s=self.start_timeout_s)
+            box: Sandbox = ForkedSandbox(self.zygote, name=self.name, scratch_root=self.scratch_root)
             try:
                 box.start()
                 self.ready.append(box)

@@ -174,7 +174,8 @@ class Evaluator:
             self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
-                                           start_timeout_s=self.options.start_timeout_s, name="precompile")
+                                           start_timeout_s=self.options.start_timeout_s, name="precompile",
+                                           fork=self.options.fork_children)
             self._precompilers.fill()
 
     def close(self) -> None:

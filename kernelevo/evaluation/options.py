@@ -61,8 +61,8 @@ class EvalOptions(BaseModel):
     # GPU, else one per 4 CPU cores of the GPU's share of the host, up to 4, so a GPU never
     # waits for a child to start
     spare_children: int | None = Field(default=None, ge=0)
-    # candidate children forked from a fork server that imported torch and triton once
-    # (kernelevo.zygote), instead of each starting a new Python: ready in milliseconds
+    # candidate children and precompilers forked from a fork server that imported torch and
+    # triton once (kernelevo.zygote), instead of each starting a new Python: ready in milliseconds
     fork_children: bool = True
     # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
     # candidate's kernels in parallel threads (Triton releases the GIL while it compiles).

@@ -32,6 +32,7 @@ from typing import Any
 
 from kernelevo.evaluation.candidate_module import exec_candidate
 from kernelevo.evaluation.diagnostics import trim
+from kernelevo.evaluation.triton_warm import warm_triton_key
 from kernelevo.spec.spec import Spec
 
 
@@ -95,6 +96,14 @@ class _CompileOnlyDriver:
 
 class Precompiler:
     """Sandbox handler, started with CUDA hidden: compiles one candidate's kernels."""
+
+    @staticmethod
+    def preload(setup: PrecompileSetup) -> None:
+        """Imports and Triton's key, once, in the fork server (:mod:`kernelevo.zygote`)."""
+        import torch  # noqa: F401
+        import triton  # noqa: F401
+
+        warm_triton_key()
 
     def __init__(self, setup: PrecompileSetup, conn: Connection) -> None:
         import torch  # noqa: F401  (imported ahead, so a candidate's turn is compile work only)

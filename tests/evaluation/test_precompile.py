@@ -127,3 +127,47 @@ def test_a_failed_compile_lets_no_other_kernel_compile_for_the_wrong_target(exam
     ptx = [p.read_text() for p in (tmp_path / "cache").rglob("on_target*.ptx")]
     assert ptx, "the target-dependent kernel was not compiled"
     assert all(CUDA_BRANCH in text and OTHER_BRANCH not in text for text in ptx)
+
+
+def test_precompilers_forked_from_one_server_compile_in_parallel_threads(examples_dir: Path, tmp_path: Path) -> None:
+    """As the evaluator runs them: taken one thread at a time, each killed by its own thread; every
+    candidate's kernels compiled for Hopper by a child forked from the preloaded server."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kernelevo.evaluation.child_pool import ChildPool
+    from kernelevo.sandbox import Limits
+    from kernelevo.zygote import ForkedSandbox
+
+    spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
+    seed = (examples_dir / "gelu" / "seed.py").read_text()
+    pool = ChildPool("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, threads=1),
+                     env=HIDDEN_CUDA, spare=2, limits=Limits(), name="precompile", fork=True,
+                     scratch_root=str(tmp_path))
+    take = threading.Lock()
+
+    def one(i: int) -> tuple[bool, PrecompileReply]:
+        with take:
+            box, _ = pool.take()
+        cache = tmp_path / f"cache-{i}"
+        cache.mkdir()
+        try:
+            # each a different kernel (a different block), so no two share a cache entry
+            source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={256 << (i % 3)}")
+            return isinstance(box, ForkedSandbox), box.call(
+                PrecompileRequest(source, spec.correctness_variants(gpu=True), str(cache), GpuTarget("cuda", 90, 32)),
+                {"*": 120})
+        finally:
+            box.kill()
+
+    try:
+        with ThreadPoolExecutor(3) as threads:
+            replies = list(threads.map(one, range(6)))
+    finally:
+        pool.close()
+    assert all(forked for forked, _ in replies)
+    assert all(r.error is None and len(r.kernels) == 2 for _, r in replies)
+    for i in range(6):
+        cubins = list((tmp_path / f"cache-{i}").rglob("*.cubin"))
+        assert len(cubins) == 2 and all('"arch": 90' in c.with_suffix(".json").read_text().replace("'", '"')
+                                        for c in cubins)
