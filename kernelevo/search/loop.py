@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
-from kernelevo.records.result import EvalResult
+from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.search.config import RunConfig
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
@@ -348,7 +348,15 @@ class SearchLoop:
 
     # -- evaluating --------------------------------------------------------------------------------
     async def _evaluate(self, candidate: Candidate) -> Returned:
-        return candidate, await self.pool.evaluate(candidate, self.state.races(candidate.island))
+        """The candidate's results; a pool that fails (a bug of the evaluator's, not the candidate's) gives
+        it a named result instead of losing it, so the run's count, its store and its stop reason stay true."""
+        try:
+            return candidate, await self.pool.evaluate(candidate, self.state.races(candidate.island))
+        except Exception as exc:
+            log.error("evaluating candidate %d failed in the evaluator itself: %r", candidate.id, exc)
+            failed = EvalResult(error=ErrorKind.EVALUATOR_ERROR,
+                                message=f"the evaluator failed, not the kernel: {type(exc).__name__}: {exc}")
+            return candidate, [(hardware, failed) for hardware in self.state.hardware_types() or ["unknown"]]
 
     def _tell(self, candidate: Candidate, results: list[tuple[str, EvalResult]]) -> None:
         """Record a candidate's results: the archive, the store, the model bandit, progress."""
