@@ -82,11 +82,11 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
         db.dispose()
     elapsed = outcome.loop.elapsed_s()
     n = outcome.state.evaluated_count()
-    rate, busy = pool.steady_state(warmup_s=2 * delay)  # the seeds' round and the first full one
+    rate, busy, least_busy = pool.steady_state(warmup_s=2 * delay)  # the seeds' round and the first full one
     row: dict[str, Any] = {
         "evaluators": evaluators, "evaluations": n, "search_s": elapsed, "wall_s": wall,
         "results_per_s": rate, "ideal_per_s": evaluators / delay, "efficiency": rate / (evaluators / delay),
-        "busy_fraction": busy, "whole_run_results_per_s": n / elapsed,
+        "busy_fraction": busy, "least_busy_fraction": least_busy, "whole_run_results_per_s": n / elapsed,
         "whole_run_busy_fraction": pool.busy_s / (evaluators * elapsed),
         # the driver process's CPU time (all its threads; not the descriptor process) per result
         "driver_cpu_ms_per_result": 1000 * cpu / n if n else None,
@@ -131,12 +131,12 @@ def main() -> None:
                                                     args.measures)
     table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
     for col in ("evaluators", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
-                "driver CPU ms/result"):
+                "least busy", "driver CPU ms/result"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(str(r["evaluators"]), str(r["evaluations"]), f"{r['search_s']:.1f}", f"{r['results_per_s']:.1f}",
                       f"{r['ideal_per_s']:.0f}", f"{r['efficiency']:.0%}", f"{r['busy_fraction']:.0%}",
-                      f"{r['driver_cpu_ms_per_result']:.2f}")
+                      f"{r['least_busy_fraction']:.0%}", f"{r['driver_cpu_ms_per_result']:.2f}")
     console = Console(width=140)
     console.print(table)
     if profiled:

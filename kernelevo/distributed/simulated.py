@@ -85,7 +85,10 @@ class SimulatedPool:
         self.workers = self.capacity = workers
         self.delay_s = delay_s
         self.busy_s = 0.0
-        self.spans: list[tuple[float, float]] = []  # (start, end) of each evaluation, time.monotonic()
+        # (start, end, evaluator) of each evaluation, time.monotonic(); evaluators are taken first free,
+        # first served, as the Ray pool takes its actors from a queue
+        self.spans: list[tuple[float, float, int]] = []
+        self._free: asyncio.Queue[int] | None = None
         # Real evaluators measure the archive's descriptors on their own hosts: here a process beside
         # the driver stands in for them, so the driver's process does only the driver's work.
         self.descriptors = descriptors
@@ -99,6 +102,17 @@ class SimulatedPool:
             self._measurer = ProcessPoolExecutor(1)
 
     async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
+        if self._free is None:
+            self._free = asyncio.Queue()
+            for evaluator in range(self.workers):
+                self._free.put_nowait(evaluator)
+        evaluator = await self._free.get()
+        try:
+            return await self._evaluate(candidate, evaluator)
+        finally:
+            self._free.put_nowait(evaluator)
+
+    async def _evaluate(self, candidate: Candidate, evaluator: int) -> list[tuple[str, EvalResult]]:
         start = time.monotonic()
         await asyncio.sleep(self.delay_s)
         result = simulated_result(candidate.source, self.delay_s)
@@ -108,21 +122,24 @@ class SimulatedPool:
             result.measures = await asyncio.get_running_loop().run_in_executor(
                 self._measurer, measure, self.descriptors, candidate.source, result)
         self.busy_s += time.monotonic() - start
-        self.spans.append((start, time.monotonic()))
+        self.spans.append((start, time.monotonic(), evaluator))
         return [("simulated", result)]
 
-    def steady_state(self, warmup_s: float) -> tuple[float, float]:
-        """(results a second, busy fraction) from ``warmup_s`` after the first start to the last start:
-        the seeds' first round and the budget's last draining round left out."""
+    def steady_state(self, warmup_s: float) -> tuple[float, float, float]:
+        """(results a second, busy fraction, the least busy evaluator's fraction) from ``warmup_s`` after the
+        first start to the last start: the seeds' first round and the budget's last draining round left out."""
         if not self.spans:
-            return 0.0, 0.0
-        begin = min(s for s, _ in self.spans) + warmup_s
-        end = max(s for s, _ in self.spans)
+            return 0.0, 0.0, 0.0
+        begin = min(s for s, _, _ in self.spans) + warmup_s
+        end = max(s for s, _, _ in self.spans)
         if end <= begin:
-            return 0.0, 0.0
-        done = sum(1 for _, e in self.spans if begin <= e <= end)
-        busy = sum(max(0.0, min(e, end) - max(s, begin)) for s, e in self.spans)
-        return done / (end - begin), busy / (self.workers * (end - begin))
+            return 0.0, 0.0, 0.0
+        done = sum(1 for _, e, _ in self.spans if begin <= e <= end)
+        per_evaluator = [0.0] * self.workers
+        for s, e, evaluator in self.spans:
+            per_evaluator[evaluator] += max(0.0, min(e, end) - max(s, begin))
+        window = end - begin
+        return done / window, sum(per_evaluator) / (self.workers * window), min(per_evaluator) / window
 
     async def close(self) -> None:
         if self._measurer is not None:
