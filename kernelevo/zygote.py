@@ -24,6 +24,7 @@ zygote for its exit status once it has died.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import os
 import select
@@ -42,6 +43,18 @@ from kernelevo.sandbox import Sandbox, SandboxFailure, die_with_parent, serve
 
 FORK_TIMEOUT_S = 30.0  # a fork and its reply take milliseconds; the zygote's own start is waited for apart
 REAP_TIMEOUT_S = 10.0
+
+
+@functools.lru_cache(maxsize=1)
+def supported() -> bool:
+    """Whether this system can watch a process it did not start (a pidfd: Linux 5.3 and later)."""
+    if not hasattr(os, "pidfd_open"):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
+from kernelevo.zygote import supported as fork_supported
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,8 @@ class ChildPool:
     With ``fork``, children are forked from a :class:`~kernelevo.zygote.Zygote` that has
     imported the handler's module once, instead of each starting a new Python: a child is
     ready in milliseconds, and the host's cores are not spent on its imports. Should the
-    fork server fail to start, children are started as new processes again.
+    fork server fail to start, or the system lack pidfds (Linux before 5.3), children are
+    started as new processes.
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
@@ -39,7 +41,7 @@ class ChildPool:
         self._warming: Sandbox | None = None  # sent the warm request, its answer not yet read
         self._warm: set[int] = set()  # ids of ready children already warm
         self.zygote: ForkServer | None = None
-        if fork:
+        if fork and fork_supported():  # elsewhere children are started as new processes
             server = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote")
             server.start()
             self.zygote = ForkServer(server, start_timeout_s)
