@@ -6,7 +6,7 @@ the child and the messages it defines pickle the same on both sides.
 
 import sys
 
-from kernelevo.sandbox import child_main
+from kernelevo.sandbox_child import child_main
 
 if __name__ == "__main__":
     child_main(int(sys.argv[1]), int(sys.argv[2]))

@@ -10,24 +10,21 @@ set its limits and environment (so ``TRITON_INTERPRET`` is in place before anyth
 imports triton). The parent sends requests; the handler answers each with one reply and
 may send :class:`Progress` notes first, which move the request into a phase with a
 deadline of its own (for example compile, then run). Nothing the child does can raise
-into the parent except as a :class:`SandboxFailure`.
+into the parent except as a :class:`SandboxFailure`. The child's side is
+:mod:`kernelevo.sandbox_child`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import importlib
 import logging
 import os
-import resource
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -35,9 +32,6 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
-
-_PR_SET_PDEATHSIG = 1
-
 
 @dataclass(frozen=True)
 class Progress:
@@ -81,7 +75,7 @@ class SandboxFailure(Exception):
 
 
 @dataclass
-class _Setup:
+class SandboxSetup:
     handler: str
     arg: Any
     limits: Limits
@@ -132,7 +126,7 @@ class Sandbox:
         )
         child_sock.close()
         self._conn = Connection(parent_sock.detach())
-        self._conn.send(_Setup(self.handler, self.arg, self.limits, self.scratch))
+        self._conn.send(SandboxSetup(self.handler, self.arg, self.limits, self.scratch))
 
     @property
     def pid(self) -> int | None:
@@ -323,90 +317,3 @@ def describe_exit(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit status {code}"
-
-
-# -- child side ------------------------------------------------------------------------------
-def _apply_limits(limits: Limits) -> None:
-    if not limits.core_dumps:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes, limits.file_size_bytes))
-    if limits.address_space_bytes:
-        resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes, limits.address_space_bytes))
-    die_with_parent()
-
-
-def die_with_parent() -> None:
-    """Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone (a fork clears it)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _build_handler(spec: str, arg: Any, conn: Connection) -> Any:
-    module_name, _, class_name = spec.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    return cls(arg, conn)
-
-
-def child_main(fd: int, parent_pid: int) -> None:
-    """Entry point of a sandbox child (``python -m kernelevo._sandbox_main FD PARENT_PID``)."""
-    conn = Connection(fd)
-    setup: _Setup = conn.recv()
-    _apply_limits(setup.limits)
-    if os.getppid() != parent_pid:  # the parent died before PDEATHSIG was armed
-        os._exit(1)
-    serve(conn, setup.handler, setup.arg)
-
-
-def serve(conn: Connection, handler_spec: str, arg: Any) -> None:
-    """Build the handler, say "ready", then answer requests until the parent closes or asks us to leave.
-
-    A handler may define ``after_reply()``, called after each reply is sent (the fork server
-    sends a new child's socket then, after the reply that announces it).
-    """
-    try:
-        handler = _build_handler(handler_spec, arg, conn)
-    except BaseException as exc:
-        conn.send(HandlerError(type(exc).__name__, str(exc), traceback.format_exc()))
-        return
-    after_reply = getattr(handler, "after_reply", None)
-    try:
-        conn.send("ready")
-    except OSError:  # the parent gave up on us (it is shutting down)
-        return
-    while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):  # the parent closed the connection or died
-            return
-        if request is None:
-            _exit_now(handler)
-        try:
-            reply = handler.handle(request)
-        except BaseException as exc:
-            reply = HandlerError(type(exc).__name__, str(exc), traceback.format_exc())
-        try:
-            conn.send(reply)
-        except OSError:  # the parent is gone
-            return
-        except Exception as exc:  # a reply that cannot be pickled: say so instead of dying
-            conn.send(HandlerError(type(exc).__name__, f"the reply could not be sent: {exc}", ""))
-        if after_reply is not None:
-            after_reply()
-
-
-def _exit_now(handler: Any) -> None:
-    """Leave at once when asked to close: the handler's ``close()``, then no interpreter teardown.
-
-    A judge that ran ``torch.compile`` took 4 to 5 s to exit normally (inductor shuts its
-    compile workers down at exit); whatever it started in its own process group is killed
-    with the group by the parent (:meth:`Sandbox.kill`).
-    """
-    closer = getattr(handler, "close", None)
-    if callable(closer):
-        with contextlib.suppress(Exception):
-            closer()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
-

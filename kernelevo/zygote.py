@@ -10,7 +10,7 @@ and then only forks. It runs no candidate, no spec, and never touches CUDA (a pr
 has initialised CUDA cannot give it to a fork). Each child forked from it gets a session
 of its own (so killing it kills what it started), its own scratch folder as its working
 directory, its parent-death signal armed again, and then the same request loop as a
-started child (:func:`kernelevo.sandbox.serve`), which builds the handler. Nothing passes
+started child (:func:`kernelevo.sandbox_child.serve`), which builds the handler. Nothing passes
 from one child to the next: each is a copy of the zygote, which no untrusted code has
 touched, and is killed after its candidate as before.
 
@@ -39,7 +39,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
-from kernelevo.sandbox import Sandbox, SandboxFailure, die_with_parent, serve
+from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.sandbox_child import die_with_parent, serve
 
 FORK_TIMEOUT_S = 30.0  # a fork and its reply take milliseconds; the zygote's own start is waited for apart
 REAP_TIMEOUT_S = 10.0
