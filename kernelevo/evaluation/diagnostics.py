@@ -1,10 +1,12 @@
-"""Turning a candidate's exceptions into a named reason and a message a person can act on."""
+"""Turning a candidate's exceptions, and its child's deaths and timeouts, into a named reason and a
+message a person can act on."""
 
 from __future__ import annotations
 
 import traceback
 
-from kernelevo.records.result import ErrorKind
+from kernelevo.records.result import ErrorKind, Stage
+from kernelevo.sandbox import SandboxFailure
 
 MAX_LINES = 30
 
@@ -51,3 +53,19 @@ def trim(text: str, max_lines: int = MAX_LINES) -> str:
     if len(lines) <= max_lines:
         return "\n".join(lines)
     return "\n".join(["...", *lines[-max_lines:]])
+
+
+def sandbox_failure_reason(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
+    """The named reason for a child that timed out or died."""
+    if exc.kind == "timeout":
+        if exc.phase in ("compile", "import"):
+            what = f"kernel {exc.detail}" if exc.detail else "the candidate"
+            return ErrorKind.COMPILE_TIMEOUT, f"compiling {what} took too long: {exc.message}"
+        return ErrorKind.TIMEOUT, (
+            f"the candidate did not finish: {exc.message} (an infinite loop, a deadlock or far too slow a kernel)"
+        )
+    if exc.kind == "died":
+        return ErrorKind.CRASHED, f"{exc.message} while in {exc.phase or stage}; its process was discarded"
+    if exc.kind == "start":
+        return ErrorKind.EVALUATOR_ERROR, f"the candidate's child could not start: {exc.message}"
+    return ErrorKind.EVALUATOR_ERROR, f"the evaluator's child failed: {exc.message}\n{exc.detail[-2000:]}"

@@ -22,6 +22,7 @@ import torch
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.aot import AotRequest
 from kernelevo.evaluation.compare import Verdict, compare_outputs
+from kernelevo.evaluation.diagnostics import sandbox_failure_reason
 from kernelevo.evaluation.protocol import (
     Call,
     CallReply,
@@ -76,7 +77,7 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, 
     except Rejected as exc:
         result.correct, result.error, result.message, result.mismatch = False, exc.kind, exc.message, exc.mismatch
     except SandboxFailure as exc:
-        result.correct, result.error, result.message = False, *_failure(exc, result.stage)
+        result.correct, result.error, result.message = False, *sandbox_failure_reason(exc, result.stage)
     finally:
         with _part(result, "cleanup"):
             if child is not None:
@@ -98,22 +99,6 @@ def _part(result: EvalResult, name: str) -> Iterator[None]:
     finally:
         parts = result.costs.judge_parts
         parts[name] = parts.get(name, 0.0) + time.perf_counter() - start
-
-
-def _failure(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
-    """The named reason for a child that timed out or died."""
-    if exc.kind == "timeout":
-        if exc.phase in ("compile", "import"):
-            what = f"kernel {exc.detail}" if exc.detail else "the candidate"
-            return ErrorKind.COMPILE_TIMEOUT, f"compiling {what} took too long: {exc.message}"
-        return ErrorKind.TIMEOUT, (
-            f"the candidate did not finish: {exc.message} (an infinite loop, a deadlock or far too slow a kernel)"
-        )
-    if exc.kind == "died":
-        return ErrorKind.CRASHED, f"{exc.message} while in {exc.phase or stage}; its process was discarded"
-    if exc.kind == "start":
-        return ErrorKind.EVALUATOR_ERROR, f"the candidate's child could not start: {exc.message}"
-    return ErrorKind.EVALUATOR_ERROR, f"the evaluator's child failed: {exc.message}\n{exc.detail[-2000:]}"
 
 
 class _Stages:
