@@ -33,6 +33,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="module")
+def fork_server():
+    """A fork server (kernelevo.zygote) for the test handlers of tests/sandbox_handlers.py."""
+    from kernelevo.sandbox import Sandbox
+    from kernelevo.zygote import ForkServer, ZygoteSetup
+
+    env = {"PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    sandbox = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=env,
+                      name="zygote")
+    sandbox.start()
+    server = ForkServer(sandbox)
+    yield server
+    server.kill()
+
+
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
     return EXAMPLES

@@ -1,4 +1,4 @@
-"""Isolated children: replies, errors, deadlines per phase, deaths, process groups, limits."""
+"""Isolated children, started or forked: replies, errors, deadlines per phase, deaths, process groups, limits."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure, describe_exit
+from kernelevo.zygote import ForkedSandbox
 
 TESTS = str(Path(__file__).parent)
 ENV = {"PYTHONPATH": os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")])}
@@ -36,9 +38,13 @@ def _gone(pid: int, within_s: float = 5.0) -> bool:
     return False
 
 
-@pytest.fixture
-def box():
-    sandbox = Sandbox("sandbox_handlers:Echo", "hello", env=ENV, name="test")
+@pytest.fixture(params=["started", "forked"])
+def box(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
+    """A child started as a new process, or forked by the fork server (kernelevo.zygote): both behave alike."""
+    if request.param == "forked":
+        sandbox: Sandbox = ForkedSandbox(request.getfixturevalue("fork_server"), name="test")
+    else:
+        sandbox = Sandbox("sandbox_handlers:Echo", "hello", env=ENV, name="test")
     sandbox.start()
     yield sandbox
     sandbox.kill()
@@ -109,9 +115,11 @@ def test_death_is_named(box: Sandbox, request_: tuple, expected: str) -> None:
 
 def test_timeout_kills_the_whole_process_group(box: Sandbox) -> None:
     grandchild: list[int] = []
-    with pytest.raises(SandboxFailure):
+    with pytest.raises(SandboxFailure) as info:
         box.call(("grandchild", 60), {"*": 2}, on_progress=lambda p, t: grandchild.append(int(p.detail)))
+    assert info.value.kind == "timeout"
     assert grandchild and _gone(grandchild[0])
+    assert not box.alive()
 
 
 def test_address_space_limit() -> None:

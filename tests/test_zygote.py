@@ -9,51 +9,22 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from test_sandbox import ENV, TESTS, _gone
 
 from kernelevo.evaluation.child_pool import ChildPool
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
-from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
+from kernelevo.sandbox import Limits
+from kernelevo.zygote import ForkedSandbox, ForkServer
 
 
-@pytest.fixture(scope="module")
-def zygote() -> Iterator[ForkServer]:
-    sandbox = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=ENV,
-                      name="zygote")
-    sandbox.start()
-    sandbox.wait_ready(60)
-    server = ForkServer(sandbox)
-    yield server
-    server.kill()
-
-
-@pytest.fixture
-def forked(zygote: ForkServer, tmp_path: Path) -> Iterator[ForkedSandbox]:
-    box = ForkedSandbox(zygote, name="test", scratch_root=str(tmp_path))
-    box.start()
-    yield box
-    box.kill()
-
-
-def test_a_forked_child_answers_as_a_started_one(forked: ForkedSandbox) -> None:
-    assert forked.call(("echo", 1), {"*": 30}) == ("hello", 1)
-    with pytest.raises(SandboxFailure) as info:
-        forked.call(("raise", "boom"), {"*": 30})
-    assert info.value.kind == "handler_error" and "boom" in info.value.message
-    assert forked.call(("echo", 2), {"*": 30}) == ("hello", 2)
-
-
-def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(zygote: ForkServer, tmp_path: Path) -> None:
-    first = ForkedSandbox(zygote, scratch_root=str(tmp_path))
+def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(fork_server: ForkServer, tmp_path: Path) -> None:
+    first = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
     first.start()
     assert first.call(("remember", "left by the first"), {"*": 30}) == ["left by the first"]
     me = first.call(("process", None), {"*": 30})
     first.kill()
-    second = ForkedSandbox(zygote, scratch_root=str(tmp_path))
+    second = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
     second.start()
     try:
         assert second.call(("remember", "second"), {"*": 30}) == ["second"]  # nothing of the first one
@@ -61,42 +32,21 @@ def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(zygote: ForkServer, 
     finally:
         second.kill()
     assert me["pid"] != other["pid"]
-    assert me["preloaded_by"] == other["preloaded_by"] == zygote.pid  # the module was preloaded once, there
+    assert me["preloaded_by"] == other["preloaded_by"] == fork_server.pid  # the module was preloaded once, there
     for process in (me, other):  # a session of its own (killing it kills what it started), its own folder
         assert process["session"] == process["pid"]
         assert Path(process["cwd"]).parent == tmp_path
     assert not Path(me["cwd"]).exists(), "the killed child's scratch folder was left behind"
 
 
-def test_a_forked_child_is_ready_in_well_under_a_second(zygote: ForkServer, tmp_path: Path) -> None:
-    box = ForkedSandbox(zygote, scratch_root=str(tmp_path))
+def test_a_forked_child_is_ready_in_well_under_a_second(fork_server: ForkServer, tmp_path: Path) -> None:
+    box = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
     start = time.perf_counter()
     box.start()
     box.wait_ready(30)
     ready_s = time.perf_counter() - start
     box.kill()
     assert ready_s < 1.0  # a started child imports Python anew: seconds with torch; a fork: milliseconds
-
-
-@pytest.mark.parametrize(("request_", "expected"), [
-    (("exit", 7), "exit status 7"),
-    (("signal", signal.SIGSEGV), "killed by SIGSEGV"),
-])
-def test_a_forked_childs_death_is_named(forked: ForkedSandbox, request_: tuple, expected: str) -> None:
-    with pytest.raises(SandboxFailure) as info:
-        forked.call(request_, {"*": 30})
-    assert info.value.kind == "died"
-    assert expected in info.value.message  # the zygote collects the status and tells it
-
-
-def test_a_timeout_kills_the_forked_child_and_its_process_group(forked: ForkedSandbox) -> None:
-    pid = forked.pid
-    grandchild: list[int] = []
-    with pytest.raises(SandboxFailure) as info:
-        forked.call(("grandchild", 60), {"*": 2}, on_progress=lambda p, t: grandchild.append(int(p.detail)))
-    assert info.value.kind == "timeout"
-    assert pid is not None and _gone(pid) and grandchild and _gone(grandchild[0])
-    assert not forked.alive()
 
 
 def test_forked_children_die_with_the_fork_server_and_its_parent(tmp_path: Path) -> None:
