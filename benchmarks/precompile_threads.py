@@ -7,6 +7,11 @@ child as in a search; the median wall time is reported. Triton 3.6 also builds e
 kernel's C launcher with the host compiler here.
 
     python benchmarks/precompile_threads.py --threads 1,2,3 --out benchmarks/results/precompile_threads-h200.json
+
+With ``--side-by-side 4x3,6x2`` it measures what one GPU's evaluator does instead: that many
+precompilers at once (4 with 3 threads each, then 6 with 2), each compiling ``--reps`` fresh
+copies of the seed one after the other, and reports candidates compiled a minute: the most a
+search can judge when the CPU's compiling, not the GPU, is what it waits for.
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ import platform
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kernelevo.evaluation.child_pool import ChildPool  # noqa: E402
 from kernelevo.evaluation.precompile import GpuTarget, PrecompileRequest, PrecompileSetup  # noqa: E402
-from kernelevo.sandbox import Sandbox  # noqa: E402
+from kernelevo.sandbox import Limits, Sandbox  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
 
@@ -57,24 +64,77 @@ def measure(example: str, threads: int, reps: int) -> dict[str, object]:
             "times_s": times}
 
 
+def side_by_side(example: str, boxes: int, threads: int, reps: int) -> dict[str, object]:
+    """``boxes`` precompilers at once, each compiling ``reps`` candidates, from a pool as the evaluator's."""
+    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
+    source = spec.seed_sources()[-1][1]
+    variants = spec.correctness_variants(gpu=True)
+    pool = ChildPool("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, threads=threads),
+                     env=HIDDEN_CUDA, spare=boxes, limits=Limits(16 * 2**30), name="precompile", fork=True)
+    pool.fill()
+    pool.take()[0].kill()  # the fork server and the first children are started before the clock
+    pool.fill()
+    time.sleep(5)
+    each: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def compile_in_turn() -> None:
+        for _ in range(reps):
+            with lock:
+                box, _ = pool.take()
+            try:
+                with tempfile.TemporaryDirectory() as cache:
+                    started = time.perf_counter()
+                    reply = box.call(PrecompileRequest(source, variants, cache, GpuTarget()), {"*": 300})
+                    with lock:
+                        each.append(time.perf_counter() - started)
+                        if reply.error:
+                            errors.append(reply.error)
+            finally:
+                box.kill()
+
+    started = time.perf_counter()
+    workers = [threading.Thread(target=compile_in_turn) for _ in range(boxes)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    pool.close()
+    wall = time.perf_counter() - started
+    if errors:
+        raise RuntimeError(f"{example}: {errors[0]}")
+    return {"example": example, "boxes": boxes, "threads": threads, "candidates": len(each), "wall_s": wall,
+            "per_min": len(each) / wall * 60, "median_s": statistics.median(each)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--examples", default="gelu,softmax,matmul_epilogue")
     parser.add_argument("--threads", default="1,2,3")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--side-by-side", default=None, help="BOXESxTHREADS,...: precompilers at once")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     import triton
 
-    rows = [measure(example, int(t), args.reps)
-            for example in args.examples.split(",") for t in args.threads.split(",")]
+    if args.side_by_side:
+        rows = [side_by_side(example, *map(int, shape.split("x")), args.reps)
+                for example in args.examples.split(",") for shape in args.side_by_side.split(",")]
+        for row in rows:
+            print(f"{row['example']:>16}  {row['boxes']} x {row['threads']} threads  {row['candidates']} in "
+                  f"{row['wall_s']:.1f} s  {row['per_min']:.1f}/min  median {row['median_s']:.2f} s")
+    else:
+        rows = [measure(example, int(t), args.reps)
+                for example in args.examples.split(",") for t in args.threads.split(",")]
     report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "host": platform.node(),
               "cores_per_gpu": cores_per_gpu(), "triton": triton.__version__, "rows": rows}
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2))
-    for row in rows:
-        print(f"{row['example']:>16}  threads {row['threads']}  kernels {row['kernels']:>2}  "
-              f"median {row['median_s']:.2f} s")
+    if not args.side_by_side:
+        for row in rows:
+            print(f"{row['example']:>16}  threads {row['threads']}  kernels {row['kernels']:>2}  "
+                  f"median {row['median_s']:.2f} s")
 
 
 if __name__ == "__main__":
