@@ -18,7 +18,6 @@ process starts the children before it builds the judge
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
@@ -36,17 +35,13 @@ from kernelevo.evaluation.protocol import (
     JudgeInfo,
     JudgeSetup,
     Warm,
+    fresh_seed,
 )
 from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
 from kernelevo.records.result import EvalResult, Timing
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device
-
-
-def fresh_seed() -> int:
-    """A seed no candidate can predict."""
-    return secrets.randbits(62)
 
 
 class Judge:
@@ -65,7 +60,7 @@ class Judge:
         self.problem = Problem(self.spec)
         self.variants = self.spec.correctness_variants(gpu=self.gpu)
         self.timed_variant = self.spec.timing_variant(gpu=self.gpu)
-        self.model_seed = fresh_seed()
+        self.model_seed = children.model_seed  # the children build their references with it ahead
         step = self._cost("device_and_spec", step)
         cpu_limit = int(self.options.cpu_memory_limit_gb * 2**30)
         # runs every reference once: a broken spec, or one too big for this device, fails here

@@ -13,7 +13,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from kernelevo.evaluation.child_pool import ChildPool
-from kernelevo.evaluation.protocol import ChildSetup, JudgeSetup, Warm
+from kernelevo.evaluation.protocol import ChildSetup, JudgeSetup, Warm, fresh_seed
 from kernelevo.sandbox import Limits
 from kernelevo.utils.devices import sandbox_env
 
@@ -30,9 +30,11 @@ class Children:
         if setup.runtime_cache:
             child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
         # On a GPU the judge sets the Warm request's memory limit once it has planned the memory.
+        self.model_seed = fresh_seed()  # the judge's: the children build its references ahead with it
         self.candidates = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner",
                                     ChildSetup(setup.spec, device, list(options.allowed_torch_ops),
-                                               list(options.allowed_libraries)),
+                                               list(options.allowed_libraries),
+                                               setup.spec.correctness_variants(gpu=gpu), self.model_seed),
                                     env=child_env, inherit_env=False, spare=spare, limits=limits,
                                     warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s,
                                     scratch_root=scratch_root, fork=options.fork_children)

@@ -8,6 +8,7 @@ until the judge's next request.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,12 +77,21 @@ class LaunchSignature:
     options: dict[str, Any]  # num_warps, num_stages
 
 
+def fresh_seed() -> int:
+    """A seed no candidate can predict."""
+    return secrets.randbits(62)
+
+
 @dataclass
 class ChildSetup:
     spec: Spec
     device: str
     allowed_ops: list[str]
     allowed_libraries: list[str] = field(default_factory=list)  # CUDA: libraries whose kernels may run
+    # the reference models a Load will ask for (its variants, built with its model seed): a child
+    # builds them on the CPU before its candidate comes, while the one before is judged
+    variants: list[str] = field(default_factory=list)
+    model_seed: int | None = None
 
 
 @dataclass

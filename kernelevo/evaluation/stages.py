@@ -32,6 +32,7 @@ from kernelevo.evaluation.protocol import (
     MetadataRequest,
     TimeReply,
     TimeRequest,
+    fresh_seed,
 )
 from kernelevo.evaluation.racing import Race, clearly_slower
 from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
@@ -132,8 +133,6 @@ class _Stages:
 
     # -- correctness ---------------------------------------------------------------------------
     def _correctness(self) -> None:
-        from kernelevo.evaluation.judge import fresh_seed
-
         self.result.stage = Stage.CORRECTNESS
         for variant in self.judge.variants:
             start = time.perf_counter()
@@ -294,8 +293,6 @@ class _Stages:
                 raise Rejected(ErrorKind.TIMER_MISMATCH, str(exc)) from None
 
     def _time_once(self, race_ms: float | None, overhead_ms: float) -> Timing:
-        from kernelevo.evaluation.judge import fresh_seed
-
         opts = self.opts
         request = TimeRequest(self.judge.timed_variant, [fresh_seed() for _ in self.judge.timing_seeds],
                               opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,

@@ -134,15 +134,23 @@ class Problem:
 
         On the meta device it is built there directly: sizing a spec allocates nothing.
         """
+        built_on = device if device.type == "meta" else torch.device("cpu")
+        return self.placed(self.built(variant, seed, cls, on=built_on), device)
+
+    def built(self, variant: str, seed: int, cls: type | None = None, *,
+              on: torch.device | None = None) -> torch.nn.Module:
+        """What :meth:`model` builds, before it is moved to the device and given the spec's dtype."""
         cls = cls or self.module.Model
         init = self.init_inputs(variant)
-        built_on = device if device.type == "meta" else torch.device("cpu")
-        with self.variant(variant), torch.random.fork_rng(devices=[]), torch.device(built_on):
+        with self.variant(variant), torch.random.fork_rng(devices=[]), torch.device(on or "cpu"):
             torch.manual_seed(seed)
             try:
-                model = cls(*init)
+                return cls(*init)
             except Exception as exc:
                 raise SpecError(f"{cls.__name__}(*get_init_inputs()) raised {_one_line(exc)}") from None
+
+    def placed(self, model: torch.nn.Module, device: torch.device) -> torch.nn.Module:
+        """A :meth:`built` model on ``device``, in the spec's dtype."""
         model = model.to(device)
         if self.dtype is not None:
             model = model.to(self.dtype)
