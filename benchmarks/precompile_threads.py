@@ -119,11 +119,13 @@ def main() -> None:
     import triton
 
     if args.side_by_side:
-        rows = [side_by_side(example, *map(int, shape.split("x")), args.reps)
-                for example in args.examples.split(",") for shape in args.side_by_side.split(",")]
-        for row in rows:
-            print(f"{row['example']:>16}  {row['boxes']} x {row['threads']} threads  {row['candidates']} in "
-                  f"{row['wall_s']:.1f} s  {row['per_min']:.1f}/min  median {row['median_s']:.2f} s")
+        rows = []
+        for example in args.examples.split(","):
+            for shape in args.side_by_side.split(","):
+                row = side_by_side(example, *map(int, shape.split("x")), args.reps)
+                rows.append(row)  # printed as it comes: a run cut short still says what it measured
+                print(f"{row['example']:>16}  {row['boxes']} x {row['threads']} threads  {row['candidates']} in "
+                      f"{row['wall_s']:.1f} s  {row['per_min']:.1f}/min  median {row['median_s']:.2f} s", flush=True)
     else:
         rows = [measure(example, int(t), args.reps)
                 for example in args.examples.split(",") for t in args.threads.split(",")]
