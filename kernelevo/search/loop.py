@@ -23,9 +23,8 @@ import asyncio
 import logging
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Coroutine
-from typing import Any, cast
+from collections.abc import Callable
+from typing import cast
 
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
@@ -37,6 +36,7 @@ from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import evolve_prompt
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
+from kernelevo.search.tasks import Tasks
 from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
@@ -45,9 +45,16 @@ from kernelevo.variation.operators import Operator, Parent, VariationRequest
 from kernelevo.variation.prompts import HardwareFacts
 
 log = logging.getLogger(__name__)
-# Results told between two turns of the loop: 512 that land together take about 0.8 s to tell
-# (benchmarks/driver_ceiling.py), time in which other results land and the operators make the next round.
+# Results told in one turn of the loop. Between turns it hands finished evaluators their next candidates:
+# 512 results that land together take about 0.1 s to tell, and 0.3 s with the operators' edits run between
+# chunks, time in which evaluators that finished waited while candidates were ready (driver_ceiling.py).
 TELL_CHUNK = 32
+# Produce tasks started in one turn of the loop. An offline operator's edit runs in one synchronous step of
+# about half a millisecond, and the steps of the tasks started together all run before the loop's next turn:
+# 512 at once held it for a third of a second while finished evaluators waited for their next candidate
+# (benchmarks/driver_ceiling.py). Each finished task brings another turn, so LLM calls still build up to
+# as many as the run keeps in flight.
+PRODUCE_BATCH = 32
 Returned = tuple[Candidate, list[tuple[str, EvalResult]]]  # an evaluate task's candidate and its results
 
 LLM_FAILED = "the LLM failed"
@@ -117,91 +124,88 @@ class SearchLoop:
 
     async def _run(self) -> str:
         self.ready = self.state.pending()  # made but never evaluated: first in line
-        tasks: dict[asyncio.Task[object], str] = {}  # task -> "produce" | "instant" | "evaluate" | "evolve"
-        counts: Counter[str] = Counter()  # running tasks by kind
-        # Finished tasks queue up as they finish: waiting on all of them (asyncio.wait) costs time in
-        # proportion to the tasks in flight on every wake-up, hundreds with hundreds of evaluators.
-        finished: asyncio.Queue[asyncio.Task[object]] = asyncio.Queue()
+        tasks = Tasks()
         untold: list[Returned] = []  # results not told the state yet
-
-        def start(work: Coroutine[Any, Any, object], kind: str) -> None:
-            task = asyncio.create_task(work)
-            tasks[task], counts[kind] = kind, counts[kind] + 1
-            task.add_done_callback(finished.put_nowait)
-
-        def running(kind: str) -> int:
-            return counts[kind]
-
         while True:
             self.store.check()  # a store that cannot write stops the run (it can be resumed)
             reason = self.stopped or self.budget_reached()
             if reason:
                 self.stop(reason)
             if not self.stopped:
-                in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
-                free = in_flight - running("produce") - len(self.ready) - running("evaluate")
-                for _ in range(max(0, free) if self._can_produce() else 0):
-                    start(self._produce(), "produce")
-                if self._starving(running("evaluate")) and not running("instant"):
-                    # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
-                    start(self._produce(instant=True), "instant")
-                if self._evolution_due() and not running("evolve"):
-                    start(self._evolve_prompt(), "evolve")
-            # A stopped run starts no evaluation: what is ready stays pending, and a resume evaluates it.
-            started = False
-            while not self.stopped and self.ready and running("evaluate") < self.pool.capacity \
-                    and not self._evaluation_budget_full(running("evaluate") + len(untold)):
-                start(self._evaluate(self.ready.pop(0)), "evaluate")
-                started = True
+                self._start_producing(tasks)
+            started = self._start_evaluating(tasks, len(untold))
             if untold:
                 if started:  # the new evaluations reach their evaluators before the results are told
                     await asyncio.sleep(0)
-                for i, (candidate, results) in enumerate(untold):
-                    if i and not i % TELL_CHUNK:  # the operators refill the queue of ready candidates meanwhile
-                        await asyncio.sleep(0)
-                    try:
-                        self._tell(candidate, results)
-                    except Exception as exc:  # one result that cannot be recorded must not end the search
-                        log.error("telling candidate %d's result failed: %r", candidate.id, exc)
-                untold.clear()
-                continue  # what was told may stop the run, or let operators produce again
+                self._tell_some(untold)
+                await asyncio.sleep(0)  # the operators refill the queue of ready candidates meanwhile
+                self._collect(tasks.finished_now(), untold)
+                continue  # evaluators that finished meanwhile get their next candidates before more is told
             if self.stopped:
-                for task, kind in tasks.items():
-                    if kind != "evaluate":
-                        task.cancel()
-                if not running("evaluate"):
+                tasks.cancel_all_but("evaluate")
+                if not tasks.running("evaluate"):
                     break
-            if not tasks:
+            if not len(tasks):
                 self.stop(EXHAUSTED if self.state.archives and any(len(a) for a in self.state.archives.values())
                           else "no correct kernel to vary: every seed was rejected (see the evaluations)")
                 continue
-            done = [await finished.get()]
-            while not finished.empty():
-                done.append(finished.get_nowait())
-            for task in done:
-                kind = tasks.pop(task)
-                counts[kind] -= 1
-                if task.cancelled():
-                    continue
-                if task.exception() is not None:
-                    log.error("%s task failed: %r", kind, task.exception())
-                    continue
-                made = task.result()
-                if kind == "evaluate":
-                    untold.append(cast(Returned, made))
-                    continue
-                self._check_models()
-                if isinstance(made, Candidate):
-                    self.ready.append(made)
-                    self.idle_produces = 0
-                elif kind in ("produce", "instant") and made != NOTHING_TO_VARY:
-                    self.idle_produces += 1
-                    if self.idle_produces >= self.max_idle_produces:
-                        self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
-                                  "(the template operator's space is exhausted; add an LLM with --model)")
-        await asyncio.gather(*tasks, return_exceptions=True)
+            self._collect(await tasks.next_finished(), untold)
+        await tasks.settle()
         self.finished = time.monotonic()
         return self.stopped
+
+    def _start_producing(self, tasks: Tasks) -> None:
+        in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
+        free = in_flight - tasks.running("produce") - len(self.ready) - tasks.running("evaluate")
+        wanted = min(free, PRODUCE_BATCH)
+        for _ in range(wanted if wanted > 0 and self._can_produce() else 0):  # (_can_produce reads the elites)
+            tasks.start(self._produce(), "produce")
+        if self._starving(tasks.running("evaluate")) and not tasks.running("instant"):
+            # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
+            tasks.start(self._produce(instant=True), "instant")
+        if self._evolution_due() and not tasks.running("evolve"):
+            tasks.start(self._evolve_prompt(), "evolve")
+
+    def _start_evaluating(self, tasks: Tasks, untold: int) -> bool:
+        """Hand ready candidates to free evaluators; whether any was. A stopped run starts none: what is
+        ready stays pending, and a resume evaluates it."""
+        started = False
+        while not self.stopped and self.ready and tasks.running("evaluate") < self.pool.capacity \
+                and not self._evaluation_budget_full(tasks.running("evaluate") + untold):
+            tasks.start(self._evaluate(self.ready.pop(0)), "evaluate")
+            started = True
+        return started
+
+    def _tell_some(self, untold: list[Returned]) -> None:
+        """Tell the state the first :data:`TELL_CHUNK` results (and take them off the list)."""
+        chunk, untold[:] = untold[:TELL_CHUNK], untold[TELL_CHUNK:]
+        for candidate, results in chunk:
+            try:
+                self._tell(candidate, results)
+            except Exception as exc:  # one result that cannot be recorded must not end the search
+                log.error("telling candidate %d's result failed: %r", candidate.id, exc)
+
+    def _collect(self, done: list[tuple[asyncio.Task[object], str]], untold: list[Returned]) -> None:
+        """What finished tasks made: results to tell, candidates ready to evaluate."""
+        for task, kind in done:
+            if task.cancelled():
+                continue
+            if task.exception() is not None:
+                log.error("%s task failed: %r", kind, task.exception())
+                continue
+            made = task.result()
+            if kind == "evaluate":
+                untold.append(cast(Returned, made))
+                continue
+            self._check_models()
+            if isinstance(made, Candidate):
+                self.ready.append(made)
+                self.idle_produces = 0
+            elif kind in ("produce", "instant") and made != NOTHING_TO_VARY:
+                self.idle_produces += 1
+                if self.idle_produces >= self.max_idle_produces:
+                    self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
+                              "(the template operator's space is exhausted; add an LLM with --model)")
 
     def _evaluation_budget_full(self, evaluating: int) -> bool:
         limit = self.config.budget.evaluations
