@@ -2,12 +2,14 @@
 
 Two kinds of task run side by side on one event loop:
 
-- *produce*: select a parent (and inspirations) from the archive, choose an operator (a
-  bandit over recent successes) and a meta-prompt, and run the operator (an LLM call, or
-  the template operator's instant edit) into a new candidate;
+- *produce* (:mod:`kernelevo.search.producer`): select a parent (and inspirations) from the
+  archive, choose an operator (a bandit over recent successes) and a meta-prompt, and run the
+  operator (an LLM call, or the template operator's instant edit) into a new candidate; a
+  turn of the loop starts a bounded number, since an instant edit holds the event loop;
 - *evaluate*: hand a ready candidate to the evaluator pool; the loop tells the state its
-  result once the evaluators it freed have their next candidates (hundreds of results can
-  land together, and telling them all first would leave those evaluators idle meanwhile).
+  results a chunk a turn, and hands evaluators that finished their next candidates between
+  chunks (hundreds of results can land together, and telling them all first would leave
+  those evaluators idle meanwhile).
 
 The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
 evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
@@ -26,23 +28,20 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
-from kernelevo.records.elite import Elite
+from kernelevo.records.candidate import Candidate, OperatorFailure
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.search.config import RunConfig
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
+from kernelevo.search.producer import NOTHING_TO_VARY, Producer
 from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import evolve_prompt
-from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.search.tasks import Tasks
-from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
 from kernelevo.variation.models import ModelPool
-from kernelevo.variation.operators import Operator, Parent, VariationRequest
-from kernelevo.variation.prompts import HardwareFacts
+from kernelevo.variation.operators import Operator
 
 log = logging.getLogger(__name__)
 # Results told in one turn of the loop. Between turns it hands finished evaluators their next candidates:
@@ -58,9 +57,6 @@ PRODUCE_BATCH = 32
 Returned = tuple[Candidate, list[tuple[str, EvalResult]]]  # an evaluate task's candidate and its results
 
 LLM_FAILED = "the LLM failed"
-# what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
-# does not count towards the tries in a row that made nothing (new elites, on their way, may be fresh)
-NOTHING_TO_VARY = "nothing to vary"
 EXHAUSTED = ("the operators made nothing new from any elite (the template operator's space is exhausted; "
              "add an LLM with --model)")  # a run stopped because no model works (and it did not ask to go on offline)
 
@@ -70,13 +66,11 @@ class SearchLoop:
                  operators: dict[str, Operator], store: RunRecorder, llm: ModelPool | None = None,
                  on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0) -> None:
         self.spec, self.config, self.state, self.pool = spec, config, state, pool
-        self.operators, self.store, self.llm = operators, store, llm
+        self.store, self.llm = store, llm
         self.on_event = on_event or (lambda kind: None)
         self.rng = random.Random(config.seed + state.evaluated_count())
         self.started_evaluations = state.evaluated_count()  # a resumed run's rate counts this session's alone
         self.previous_elapsed_s = previous_elapsed_s  # the run's earlier sessions
-        mix = SelectionMix(config.exploitation, config.exploration, config.random_pick)
-        self.selector = Selector(mix)
         self.ready: list[Candidate] = []
         self.stopped = ""  # why the loop stops; empty while it runs
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
@@ -86,8 +80,9 @@ class SearchLoop:
         self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
-        self.used_up = UsedUp()  # parents the instant operators have mined out
-        self._island = 0
+        self.producer = Producer(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
+                                 record=self._record, fail=self._fail,
+                                 save_prompts=lambda: store.save_prompts(state.prompts))
         self._last_migration = state.evaluated_count()
         self._evolutions = state.llm_samples // config.evolve_prompts_every
 
@@ -158,11 +153,11 @@ class SearchLoop:
         in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
         free = in_flight - tasks.running("produce") - len(self.ready) - tasks.running("evaluate")
         wanted = min(free, PRODUCE_BATCH)
-        for _ in range(wanted if wanted > 0 and self._can_produce() else 0):  # (_can_produce reads the elites)
-            tasks.start(self._produce(), "produce")
+        for _ in range(wanted if wanted > 0 and self.producer.can_produce() else 0):  # (it reads the elites)
+            tasks.start(self.producer.produce(), "produce")
         if self._starving(tasks.running("evaluate")) and not tasks.running("instant"):
             # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
-            tasks.start(self._produce(instant=True), "instant")
+            tasks.start(self.producer.produce(instant=True), "instant")
         if self._evolution_due() and not tasks.running("evolve"):
             tasks.start(self._evolve_prompt(), "evolve")
 
@@ -211,19 +206,9 @@ class SearchLoop:
         limit = self.config.budget.evaluations
         return limit is not None and self.state.evaluated_count() + evaluating >= limit
 
-    def _can_produce(self, *, instant: bool = False) -> bool:
-        """An archive holds an elite that an operator can vary: any, for an LLM operator; for an instant
-        one, an elite whose neighbourhood it has not used up (else new elites are waited for)."""
-        if not any(len(archive) for archive in self.state.archives.values()):
-            return False
-        if not instant and any(op.uses_llm for op in self.operators.values()):
-            return True
-        return any(self.used_up.any_fresh(self.state.elites(island, hardware))
-                   for island, hardware in self.state.archives)
-
     def _starving(self, evaluating: int) -> bool:
         return (not self.ready and evaluating < self.pool.capacity
-                and any(not op.uses_llm for op in self.operators.values()) and self._can_produce(instant=True))
+                and self.producer.has_instant() and self.producer.can_produce(instant=True))
 
     def _check_models(self) -> None:
         """No model left: stop the run, or go on with the operators that need none (offline_fallback)."""
@@ -234,7 +219,7 @@ class SearchLoop:
             self.stop(f"{LLM_FAILED}: {why}")
             return
         log.warning("%s; going on with the template operator (offline_fallback)", why)
-        self.operators = {name: op for name, op in self.operators.items() if not op.uses_llm}
+        self.producer.drop_llm_operators()
         self.llm = None
 
     # -- seeds -----------------------------------------------------------------------------------
@@ -250,99 +235,6 @@ class SearchLoop:
         self.state.add_candidate(candidate)
         self.store.add_candidate(candidate)
         self.on_event("candidate")
-
-    # -- producing ---------------------------------------------------------------------------------
-    def _next_island(self) -> int:
-        self._island = (self._island + 1) % self.config.islands
-        return self._island
-
-    def _hardware(self) -> str:
-        return self.rng.choice(self.state.hardware_types())
-
-    def _available_operators(self, island: int, hardware: str) -> list[str]:
-        elites = self.state.elites(island, hardware)
-        available = []
-        for name, op in self.operators.items():
-            if op.arity > len(elites):
-                continue
-            if name == "llm-repair" and not self.state.repair_targets():
-                continue
-            available.append(name)
-        return available
-
-    async def _produce(self, *, instant: bool = False) -> Candidate | str | None:
-        island, hardware = self._next_island(), self._hardware()
-        elites = self.state.elites(island, hardware)
-        if not elites:  # this island has none yet: take the first that has
-            island, elites = next(((i, found) for i in range(self.config.islands)
-                                   if (found := self.state.elites(i, hardware))), (island, elites))
-        if not elites:
-            return None
-        available = self._available_operators(island, hardware)
-        if instant:
-            available = [n for n in available if not self.operators[n].uses_llm]
-        if not available:
-            return None
-        name = self.state.bandit.choose(self.rng, available)
-        operator = self.operators[name]
-        if not operator.uses_llm:  # parents it has not used up, on this island or the first that has some
-            island, elites = self._fresh_elites(island, hardware, operator.arity)
-            if not elites:
-                return NOTHING_TO_VARY
-        if name == "llm-repair":
-            broken = self.state.take_repair_target(self.rng)
-            parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
-        else:
-            chosen = self.selector.parents(elites, operator.arity, self.rng)
-            parents = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
-                       for e in chosen]
-        first = parents[0].candidate
-        inspirations = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
-                        for e in self.selector.inspirations(elites, self._elite_of(elites, first.id), self.rng,
-                                                            self.config.inspirations)]
-        meta = self.state.prompts.choose(self.rng) if operator.uses_llm else None
-        request = VariationRequest(
-            spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
-            rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
-        )
-        proposal = await operator.propose(request)
-        # An instant operator that lands on a kernel already made gets a few more draws.
-        for _ in range(0 if operator.uses_llm else 20):
-            if proposal.source is None or source_hash(proposal.source) not in self.state.seen_sources:
-                break
-            proposal = await operator.propose(request)
-        parent_ids = [p.candidate.id for p in parents]
-        new = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
-        if not operator.uses_llm:
-            self.used_up.record(first.id, made_new=new)
-        if proposal.source is None:
-            self._fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
-                                       message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
-            return None
-        if not new:
-            self._fail(OperatorFailure(operator=name, kind="duplicate", message="an identical kernel was already made",
-                                       parent_ids=parent_ids, usage=proposal.usage))
-            return None
-        candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=proposal.operator or name,
-                              parent_ids=parent_ids,
-                              prompt_id=meta.id if meta else None, island=island, note=proposal.note,
-                              usage=proposal.usage)
-        self._record(candidate)
-        if meta is not None:
-            self.store.save_prompts(self.state.prompts)
-        return candidate
-
-    def _fresh_elites(self, island: int, hardware: str, arity: int) -> tuple[int, list[Elite]]:
-        """Elites an instant operator has not used up: this island's, or the first island's that has some."""
-        for i in [island, *range(self.config.islands)]:
-            fresh = self.used_up.fresh(self.state.elites(i, hardware))
-            if len(fresh) >= arity:
-                return i, fresh
-        return island, []
-
-    @staticmethod
-    def _elite_of(elites: list[Elite], candidate_id: int) -> Elite:
-        return next((e for e in elites if e.candidate_id == candidate_id), elites[0])
 
     def _fail(self, failure: OperatorFailure) -> None:
         self.state.add_failure(failure)

@@ -1,0 +1,142 @@
+"""Making the next candidate: an island, an operator, parents and inspirations, then a kernel not seen yet.
+
+The search loop (:mod:`kernelevo.search.loop`) runs :meth:`Producer.produce` as its *produce* tasks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
+from kernelevo.records.elite import Elite
+from kernelevo.search.config import RunConfig
+from kernelevo.search.selection import SelectionMix, Selector
+from kernelevo.search.state import SearchState
+from kernelevo.search.used_up import UsedUp
+from kernelevo.spec import Spec
+from kernelevo.variation.operators import Operator, Parent, VariationRequest
+from kernelevo.variation.prompts import HardwareFacts
+
+# what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
+# does not count towards the tries in a row that made nothing (new elites, on their way, may be fresh)
+NOTHING_TO_VARY = "nothing to vary"
+REDRAWS = 20  # more draws an instant operator gets when it lands on a kernel already made
+
+
+class Producer:
+    """Chooses what to vary and how, and records what came of it (through ``record`` and ``fail``)."""
+
+    def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, operators: dict[str, Operator],
+                 rng: random.Random, record: Callable[[Candidate], None],
+                 fail: Callable[[OperatorFailure], None], save_prompts: Callable[[], None]) -> None:
+        self.spec, self.config, self.state, self.operators, self.rng = spec, config, state, operators, rng
+        self.record, self.fail, self.save_prompts = record, fail, save_prompts
+        self.selector = Selector(SelectionMix(config.exploitation, config.exploration, config.random_pick))
+        self.used_up = UsedUp()  # parents the instant operators have mined out
+        self._island = 0
+
+    def can_produce(self, *, instant: bool = False) -> bool:
+        """An archive holds an elite that an operator can vary: any, for an LLM operator; for an instant
+        one, an elite whose neighbourhood it has not used up (else new elites are waited for)."""
+        if not any(len(archive) for archive in self.state.archives.values()):
+            return False
+        if not instant and any(op.uses_llm for op in self.operators.values()):
+            return True
+        return any(self.used_up.any_fresh(self.state.elites(island, hardware))
+                   for island, hardware in self.state.archives)
+
+    def has_instant(self) -> bool:
+        return any(not op.uses_llm for op in self.operators.values())
+
+    def drop_llm_operators(self) -> None:
+        self.operators = {name: op for name, op in self.operators.items() if not op.uses_llm}
+
+    async def produce(self, *, instant: bool = False) -> Candidate | str | None:
+        """A new candidate (recorded); :data:`NOTHING_TO_VARY`; or None when nothing new was made."""
+        island, hardware = self._next_island(), self.rng.choice(self.state.hardware_types())
+        elites = self.state.elites(island, hardware)
+        if not elites:  # this island has none yet: take the first that has
+            island, elites = next(((i, found) for i in range(self.config.islands)
+                                   if (found := self.state.elites(i, hardware))), (island, elites))
+        if not elites:
+            return None
+        available = self._available_operators(island, hardware)
+        if instant:
+            available = [n for n in available if not self.operators[n].uses_llm]
+        if not available:
+            return None
+        name = self.state.bandit.choose(self.rng, available)
+        operator = self.operators[name]
+        if not operator.uses_llm:  # parents it has not used up, on this island or the first that has some
+            island, elites = self._fresh_elites(island, hardware, operator.arity)
+            if not elites:
+                return NOTHING_TO_VARY
+        if name == "llm-repair":
+            broken = self.state.take_repair_target(self.rng)
+            parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
+        else:
+            chosen = self.selector.parents(elites, operator.arity, self.rng)
+            parents = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
+                       for e in chosen]
+        first = parents[0].candidate
+        inspirations = [Parent(self.state.candidates[e.candidate_id], self.state.result_of(e.candidate_id, hardware))
+                        for e in self.selector.inspirations(elites, _elite_of(elites, first.id), self.rng,
+                                                            self.config.inspirations)]
+        meta = self.state.prompts.choose(self.rng) if operator.uses_llm else None
+        request = VariationRequest(
+            spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
+            rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
+        )
+        proposal = await operator.propose(request)
+        for _ in range(0 if operator.uses_llm else REDRAWS):
+            if proposal.source is None or source_hash(proposal.source) not in self.state.seen_sources:
+                break
+            proposal = await operator.propose(request)
+        parent_ids = [p.candidate.id for p in parents]
+        new = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
+        if not operator.uses_llm:
+            self.used_up.record(first.id, made_new=new)
+        if proposal.source is None:
+            self.fail(OperatorFailure(operator=name, kind=proposal.failure_kind or "failed",
+                                      message=proposal.failure, parent_ids=parent_ids, usage=proposal.usage))
+            return None
+        if not new:
+            self.fail(OperatorFailure(operator=name, kind="duplicate", message="an identical kernel was already made",
+                                      parent_ids=parent_ids, usage=proposal.usage))
+            return None
+        candidate = Candidate(id=self.state.next_id(), source=proposal.source, operator=proposal.operator or name,
+                              parent_ids=parent_ids,
+                              prompt_id=meta.id if meta else None, island=island, note=proposal.note,
+                              usage=proposal.usage)
+        self.record(candidate)
+        if meta is not None:
+            self.save_prompts()
+        return candidate
+
+    def _next_island(self) -> int:
+        self._island = (self._island + 1) % self.config.islands
+        return self._island
+
+    def _available_operators(self, island: int, hardware: str) -> list[str]:
+        elites = self.state.elites(island, hardware)
+        available = []
+        for name, op in self.operators.items():
+            if op.arity > len(elites):
+                continue
+            if name == "llm-repair" and not self.state.repair_targets():
+                continue
+            available.append(name)
+        return available
+
+    def _fresh_elites(self, island: int, hardware: str, arity: int) -> tuple[int, list[Elite]]:
+        """Elites an instant operator has not used up: this island's, or the first island's that has some."""
+        for i in [island, *range(self.config.islands)]:
+            fresh = self.used_up.fresh(self.state.elites(i, hardware))
+            if len(fresh) >= arity:
+                return i, fresh
+        return island, []
+
+
+def _elite_of(elites: list[Elite], candidate_id: int) -> Elite:
+    return next((e for e in elites if e.candidate_id == candidate_id), elites[0])
