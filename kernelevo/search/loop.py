@@ -140,7 +140,7 @@ class SearchLoop:
                 tasks.cancel_all_but("evaluate")
                 if not tasks.running("evaluate"):
                     break
-            if not len(tasks):
+            if not tasks:
                 self.stop(EXHAUSTED if self.state.archives and any(len(a) for a in self.state.archives.values())
                           else "no correct kernel to vary: every seed was rejected (see the evaluations)")
                 continue
