@@ -33,16 +33,21 @@ sys.path.insert(0, str(ROOT))
 from kernelevo.evaluation.child_pool import ChildPool  # noqa: E402
 from kernelevo.evaluation.precompile import GpuTarget, PrecompileRequest, PrecompileSetup  # noqa: E402
 from kernelevo.sandbox import Limits, Sandbox  # noqa: E402
-from kernelevo.spec import read_spec  # noqa: E402
+from kernelevo.spec import Spec, read_spec  # noqa: E402
 from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
 
 HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0", "OMP_NUM_THREADS": "1"}
 
 
+def last_seed(example: str) -> tuple[Spec, str]:
+    """The example's spec and last seed: the online softmax, the autotuned matmul."""
+    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
+    return spec, spec.seed_sources()[-1][1]
+
+
 def measure(example: str, threads: int, reps: int) -> dict[str, object]:
     """Each rep in a fresh precompiler, as each candidate gets one (its start is not timed)."""
-    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
-    source = spec.seed_sources()[-1][1]  # the example's last seed: the online softmax, the autotuned matmul
+    spec, source = last_seed(example)
     times, kernels = [], 0
     for _ in range(reps):
         box = Sandbox("kernelevo.evaluation.precompile:Precompiler",
@@ -66,15 +71,14 @@ def measure(example: str, threads: int, reps: int) -> dict[str, object]:
 
 def side_by_side(example: str, boxes: int, threads: int, reps: int) -> dict[str, object]:
     """``boxes`` precompilers at once, each compiling ``reps`` candidates, from a pool as the evaluator's."""
-    spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
-    source = spec.seed_sources()[-1][1]
+    spec, source = last_seed(example)
     variants = spec.correctness_variants(gpu=True)
     pool = ChildPool("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, threads=threads),
                      env=HIDDEN_CUDA, spare=boxes, limits=Limits(16 * 2**30), name="precompile", fork=True)
+    pool.take()[0].kill()  # waits for the fork server: it and the first children are started before the clock
     pool.fill()
-    pool.take()[0].kill()  # the fork server and the first children are started before the clock
-    pool.fill()
-    time.sleep(5)
+    for box in pool.ready:
+        box.wait_ready(180)
     each: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
@@ -118,25 +122,22 @@ def main() -> None:
     args = parser.parse_args()
     import triton
 
-    if args.side_by_side:
-        rows = []
-        for example in args.examples.split(","):
-            for shape in args.side_by_side.split(","):
-                row = side_by_side(example, *map(int, shape.split("x")), args.reps)
-                rows.append(row)  # printed as it comes: a run cut short still says what it measured
-                print(f"{row['example']:>16}  {row['boxes']} x {row['threads']} threads  {row['candidates']} in "
-                      f"{row['wall_s']:.1f} s  {row['per_min']:.1f}/min  median {row['median_s']:.2f} s", flush=True)
-    else:
-        rows = [measure(example, int(t), args.reps)
-                for example in args.examples.split(",") for t in args.threads.split(",")]
+    rows = []
+    for example in args.examples.split(","):
+        for setting in (args.side_by_side or args.threads).split(","):
+            if args.side_by_side:
+                row = side_by_side(example, *map(int, setting.split("x")), args.reps)
+                shown = (f"{row['boxes']} x {row['threads']} threads  {row['candidates']} in {row['wall_s']:.1f} s  "
+                         f"{row['per_min']:.1f}/min  median {row['median_s']:.2f} s")
+            else:
+                row = measure(example, int(setting), args.reps)
+                shown = f"threads {row['threads']}  kernels {row['kernels']:>2}  median {row['median_s']:.2f} s"
+            rows.append(row)
+            print(f"{example:>16}  {shown}", flush=True)  # as it comes: a run cut short still says what it measured
     report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "host": platform.node(),
               "cores_per_gpu": cores_per_gpu(), "triton": triton.__version__, "rows": rows}
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2))
-    if not args.side_by_side:
-        for row in rows:
-            print(f"{row['example']:>16}  threads {row['threads']}  kernels {row['kernels']:>2}  "
-                  f"median {row['median_s']:.2f} s")
 
 
 if __name__ == "__main__":
