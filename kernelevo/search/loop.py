@@ -37,7 +37,7 @@ from kernelevo.search.producer import NOTHING_TO_VARY, Producer
 from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import evolve_prompt
 from kernelevo.search.state import SearchState
-from kernelevo.search.tasks import Tasks
+from kernelevo.search.tasks import Task, Tasks
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
 from kernelevo.variation.models import ModelPool
@@ -45,12 +45,13 @@ from kernelevo.variation.operators import Operator
 
 log = logging.getLogger(__name__)
 # Results told in one turn of the loop. Between turns it hands finished evaluators their next candidates:
-# 512 results that land together take about 0.1 s to tell, and 0.3 s with the operators' edits run between
-# chunks, time in which evaluators that finished waited while candidates were ready (driver_ceiling.py).
+# telling takes about 0.16 ms a result and the operators' edits run between chunks, and telling a whole
+# wave first kept evaluators waiting while candidates were ready (at 512 simulated evaluators, an
+# evaluator's 95th-percentile wait was 500 ms, and about 200 ms with chunks; benchmarks/README.md).
 TELL_CHUNK = 32
 # Produce tasks started in one turn of the loop. An offline operator's edit runs in one synchronous step of
-# about half a millisecond, and the steps of the tasks started together all run before the loop's next turn:
-# 512 at once held it for a third of a second while finished evaluators waited for their next candidate
+# about 0.6 ms, and the steps of the tasks started together all run before the loop's next turn: 512 at
+# once held it for about a third of a second while finished evaluators waited for their next candidate
 # (benchmarks/driver_ceiling.py). Each finished task brings another turn, so LLM calls still build up to
 # as many as the run keeps in flight.
 PRODUCE_BATCH = 32
@@ -180,7 +181,7 @@ class SearchLoop:
             except Exception as exc:  # one result that cannot be recorded must not end the search
                 log.error("telling candidate %d's result failed: %r", candidate.id, exc)
 
-    def _collect(self, done: list[tuple[asyncio.Task[object], str]], untold: list[Returned]) -> None:
+    def _collect(self, done: list[tuple[Task, str]], untold: list[Returned]) -> None:
         """What finished tasks made: results to tell, candidates ready to evaluate."""
         for task, kind in done:
             if task.cancelled():
