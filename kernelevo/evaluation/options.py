@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kernelevo.spec.sizes import CPU_CHILD_LIMIT, GIB
 from kernelevo.utils.devices import cores_per_gpu
 
-AUTO_AHEAD_MAX = 4  # the most candidates compiling ahead that the automatic setting picks
+AUTO_AHEAD_MAX = 8  # the most candidates compiling ahead that the automatic setting picks
 CUDA_COMPILE_TIMEOUT_S = 300.0  # compile_timeout_s for a CUDA spec where none is given (load_inline's nvcc)
 
 
@@ -65,12 +65,12 @@ class EvalOptions(BaseModel):
     # triton once (kernelevo.zygote), instead of each starting a new Python: ready in milliseconds
     fork_children: bool = True
     # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
-    # candidate's kernels in parallel threads (Triton releases the GIL while it compiles).
-    # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, a quarter of them within
-    # 2..4; threads, what is left after 4 cores for the judge and children, shared among those
-    # ahead, within 1..4 (16 cores: 4 ahead, 3 threads each). On an H200 with 16 cores, the
-    # GPU judged candidates 64% of a matmul search's time with 2 ahead in one thread each, 90%
-    # with 4 ahead in 3 threads (benchmarks/README.md).
+    # candidate's kernels in parallel threads (Triton releases the GIL while it compiles), at a
+    # lower CPU priority than the judge (precompile.NICENESS), so compiles may use every core.
+    # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, half of them within 2..8;
+    # threads, the cores shared among those ahead, within 1..4 (16 cores: 8 ahead, 2 threads
+    # each). Compiling an autotuned matmul's 8 kernels a candidate on an H100 host's 16 cores,
+    # side by side: 39.5 a minute 4 ahead in 3 threads, 54.4 8 ahead in 2 (benchmarks/README.md).
     precompile: bool = True
     precompile_ahead: int | None = Field(default=None, ge=1)
     precompile_threads: int | None = Field(default=None, ge=1)
@@ -84,7 +84,7 @@ class EvalOptions(BaseModel):
         """Candidates whose kernels compile on the CPU while the GPU judges another."""
         if self.precompile_ahead is not None:
             return self.precompile_ahead
-        return max(2, min(AUTO_AHEAD_MAX, cores_per_gpu() // 4))
+        return max(2, min(AUTO_AHEAD_MAX, cores_per_gpu() // 2))
 
     def most_ahead(self) -> int:
         """The most :meth:`ahead` gives on any host (a Ray driver sizes actors it does not run)."""
@@ -94,7 +94,7 @@ class EvalOptions(BaseModel):
         """Threads compiling one candidate's kernels ahead."""
         if self.precompile_threads is not None:
             return self.precompile_threads
-        return max(1, min(4, (cores_per_gpu() - 4) // self.ahead()))
+        return max(1, min(4, cores_per_gpu() // self.ahead()))
 
     def baseline_names(self, *, gpu: bool) -> list[str]:
         if self.baselines is not None:

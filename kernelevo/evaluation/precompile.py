@@ -18,6 +18,10 @@ A wrapper that needs CUDA on the host side (``torch.cuda`` calls, tensors made o
 missing from the cache, as it would have without this step. Each candidate gets a fresh
 child and a cache of its own, so no candidate's code can plant a binary that another
 candidate's evaluation would load.
+
+Precompilers run at a lower CPU priority (:data:`NICENESS`), so that compiles may take every
+core of the GPU's share of the host while the judge, its GPU child and the children being
+started for the next candidates never wait for one.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ from kernelevo.evaluation.candidate_module import exec_candidate
 from kernelevo.evaluation.diagnostics import trim
 from kernelevo.evaluation.triton_warm import warm_triton_key
 from kernelevo.spec.spec import Spec
+
+# Below the judge and its children: a compile that waits costs a candidate compiled later, a
+# judge that waits costs the GPU's time
+NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,7 @@ class Precompiler:
         warm_triton_key()
 
     def __init__(self, setup: PrecompileSetup, conn: Connection) -> None:
+        os.nice(NICENESS)  # this child's and its compile threads' (the fork server keeps its own)
         import torch  # noqa: F401  (imported ahead, so a candidate's turn is compile work only)
         import triton  # noqa: F401
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from kernelevo.evaluation import EvalOptions
 from kernelevo.evaluation.evaluator import slots_for
-from kernelevo.evaluation.precompile import GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
+from kernelevo.evaluation.precompile import NICENESS, GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.sandbox import Sandbox
 from kernelevo.spec import read_spec
 
@@ -161,6 +162,9 @@ def test_precompilers_forked_from_one_server_compile_in_parallel_threads(example
             box.kill()
 
     try:
+        box, _ = pool.take()  # compiles yield the cores to the judge and its children
+        assert os.getpriority(os.PRIO_PROCESS, box.pid) == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+        box.kill()
         with ThreadPoolExecutor(3) as threads:
             replies = list(threads.map(one, range(6)))
     finally:

@@ -34,9 +34,9 @@ def test_cores_per_gpu_shares_the_cores_among_the_hosts_gpus(monkeypatch: pytest
 
 @pytest.mark.parametrize(("cores", "spares", "ahead", "threads"), [
     (2, 1, 2, 1),  # this CI machine: the floor
-    (8, 2, 2, 2),
-    (16, 4, 4, 3),  # the H200 host: 4 compiling ahead in 3 threads each, 4 cores left
-    (64, 4, 4, 4),  # capped: the GPU takes candidates no faster
+    (8, 2, 4, 2),
+    (16, 4, 8, 2),  # the H100 host: 8 compiling ahead in 2 threads each, below the judge's priority
+    (64, 4, 8, 4),  # capped: the GPU takes candidates no faster
 ])
 def test_compile_ahead_is_sized_from_the_cores_per_gpu(monkeypatch: pytest.MonkeyPatch, cores: int, spares: int,
                                                        ahead: int, threads: int) -> None:
