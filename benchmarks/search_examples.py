@@ -40,10 +40,10 @@ from kernelevo.storage.database import open_database  # noqa: E402
 from kernelevo.variation.autotune_launch import BENCH as AUTOTUNE_BENCH  # noqa: E402
 
 
-def bench(path: Path, minutes: float, runs: Path, exports: Path, device: str, seed_from: str) -> dict:
+def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: EvalOptions, seed_from: str) -> dict:
     spec = read_spec(str(path))
     name = spec.name
-    config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=EvalOptions(device=device),
+    config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), evaluation=evaluation,
                        ray=False, seed_from=seed_from)
     started = time.perf_counter()
     db = open_database(f"sqlite:///{runs / name}.db")
@@ -143,20 +143,23 @@ def main() -> None:
     parser.add_argument("--runs", default="/tmp/kernelevo-bench-runs")
     parser.add_argument("--exports", default=str(ROOT / "archives"))
     parser.add_argument("--device", default="auto")
+    parser.add_argument("--eval", default="{}", help="EvalOptions overrides, as JSON")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    evaluation = EvalOptions(device=args.device, **json.loads(args.eval))
     logging.basicConfig(level=logging.WARNING)
     console = Console(width=180)
     rows = []
     paths = [p for pattern in args.specs.split(",") for p in sorted(Path().glob(pattern))] if args.specs else \
         [ROOT / "examples" / name / "spec.py" for name in args.examples.split(",")]
     for path in paths:
-        rows.append(bench(path, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), args.device,
+        rows.append(bench(path, args.minutes, Path(args.runs) / str(time.time_ns()), Path(args.exports), evaluation,
                           args.seed_from))
         if args.out:  # written after each spec, so a run cut short keeps what it measured
             speedups = [r["speedup_compile"] for r in rows if r.get("speedup_compile")]
             report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       "minutes_per_example": args.minutes, "seed_from": args.seed_from,
+                      "evaluation": json.loads(args.eval),
                       "geomean_speedup_compile": math.prod(speedups) ** (1 / len(speedups)) if speedups else None,
                       "examples": rows}
             Path(args.out).write_text(json.dumps(report, indent=2))
