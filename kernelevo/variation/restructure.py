@@ -22,6 +22,10 @@ kernel computes:
 - **epilogue fusion**: an in-place elementwise kernel launched right after a kernel that writes
   its buffer runs inside that kernel's store, one launch and one pass over the output fewer
   (:mod:`kernelevo.variation.fuse_epilogue`, which says when it applies);
+- **tanh through exp2**: ``libdevice.tanh(z)`` becomes ``1 - 2 / (1 + exp2(2 z log2 e))``, one
+  hardware ``ex2`` and a division instead of libdevice's polynomial and branches: the same
+  values within a few fp32 ulps, cheaper where the tanh is not hidden behind memory (a tanh
+  GELU in a GEMM's epilogue, which runs while no tile is loading);
 - **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
   stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`).
 
@@ -44,6 +48,7 @@ from kernelevo.variation.source_text import Move, SourceText
 STAGES = (2, 3, 4)
 # programs a grid-stride kernel is launched with at most: 2, 4 and 8 per SM of an H100 / H200 (132 SMs)
 PROGRAMS = (264, 528, 1056)
+TWO_LOG2_E = 2.885390081777927  # tanh(z) = 1 - 2 / (1 + e^(2z)), and e^(2z) = 2^(2z log2 e)
 
 
 def _kernels(tree: ast.Module) -> list[ast.FunctionDef]:
@@ -119,6 +124,24 @@ def _eviction(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
         edits.append((close, close, f", eviction_policy={policy!r}"))
     return [Move(f"{kernel.name}: eviction hints (streamed loads evict_first, reread ones evict_last)",
                  functools.partial(text.splice, edits))]
+
+
+def _libdevice_tanh(call: ast.Call) -> bool:
+    name = dotted_name(call.func) or ""
+    return name.endswith(".tanh") and ("libdevice" in name or "math" in name) and len(call.args) == 1
+
+
+def _fast_tanh(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
+    calls = [c for c in ast.walk(kernel) if isinstance(c, ast.Call) and _libdevice_tanh(c)]
+    outer = [c for c in calls if not any(c is not o and c in ast.walk(o) for o in calls)]  # a tanh of a tanh: once
+    if not outer:
+        return []
+    edits = []
+    for call in outer:
+        start, end = text.span(call)
+        arg_start, arg_end = text.span(call.args[0])
+        edits.append((start, end, f"(1.0 - 2.0 / (1.0 + tl.exp2({TWO_LOG2_E} * ({text.source[arg_start:arg_end]}))))"))
+    return [Move(f"{kernel.name}: tanh through exp2", functools.partial(text.splice, edits))]
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -262,7 +285,8 @@ def _moves(source: str) -> tuple[Move, ...]:
     for kernel in _kernels(tree):
         if is_kept(source, kernel):
             continue
-        found += _pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
+        found += (_pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
+                  + _fast_tanh(text, kernel))
     return tuple(found + fusions(source, tree) + autotunings(source, tree, text))
 
 

@@ -182,3 +182,19 @@ def test_a_loop_around_a_dot_can_be_warp_specialized_once() -> None:
     assert memory_level(moved) == 3
     assert not [m for m in moves(moved) if "warp-specialized" in m.label or "pipelined" in m.label]
     assert not [m for m in moves(RMSNORM) if "warp-specialized" in m.label]  # no dot, no specialization
+
+
+def test_a_libdevice_tanh_goes_through_exp2_and_computes_the_same() -> None:
+    """Inductor's tanh GELU with its tanh as one ex2 and a division; values on the interpreter as before."""
+    seed = to_candidate(Capture.from_json((HERE / "inductor_captures" / "gelu_tanh.json").read_text()))
+    fast = [m for m in moves(seed) if m.label.endswith("tanh through exp2")]
+    assert len(fast) == 1
+    source = fast[0].apply()
+    assert "libdevice.tanh" in seed and "libdevice.tanh" not in source and "tl.exp2(" in source
+    assert not any(m.label.endswith("tanh through exp2") for m in moves(source))  # nothing left to move
+    evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gelu_tanh.py")), EvalOptions(baselines=["eager"]))
+    try:
+        result = evaluator.evaluate(source)
+    finally:
+        evaluator.close()
+    assert result.correct, (result.error, result.message)
