@@ -192,7 +192,8 @@ def test_a_libdevice_tanh_goes_through_exp2_and_computes_the_same() -> None:
     source = fast[0].apply()
     assert "libdevice.tanh" in seed and "libdevice.tanh" not in source and "tl.exp2(" in source
     assert not any(m.label.endswith("tanh through exp2") for m in moves(source))  # nothing left to move
-    evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gelu_tanh.py")), EvalOptions(baselines=["eager"]))
+    evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gelu_tanh.py")),
+                          EvalOptions(baselines=["eager"]))
     try:
         result = evaluator.evaluate(source)
     finally:
