@@ -83,6 +83,13 @@ def test_launcher_starts_ray_with_token_auth_and_ships_the_token() -> None:
     assert config["head_node_type"] in config["available_node_types"]
 
 
+def test_gpu_nodes_start_ray_workers_at_the_nodes_priority() -> None:
+    """Ray's default niceness 15 puts an evaluator's judge barely above its own compiles ahead."""
+    workers = " ".join(load("aws-gpu.yaml")["worker_start_ray_commands"])
+    assert "RAY_worker_niceness=0 " in workers
+    assert re.search(r"^ENV (.*\\\n)*\s*RAY_worker_niceness=0 ", (DOCKER / "Dockerfile.gpu").read_text(), flags=re.M)
+
+
 def test_readme_commands_use_real_flags() -> None:
     text = (CLUSTER / "README.md").read_text()
     commands = re.findall(r"kernelevo run [^\n\\]*(?:\\\n[^\n\\]*)*", text)

@@ -18,6 +18,7 @@ def local_ray():
     import ray
 
     from kernelevo.distributed import connect
+    from kernelevo.distributed.cluster import local_options
 
     if ray.is_initialized():
         ray.shutdown()
@@ -25,8 +26,7 @@ def local_ray():
     here = str(Path(__file__).parent)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
     # two of the four logical GPUs carry an accelerator label, as Ray gives real ones
-    ray.init(address="local", num_gpus=LOGICAL_GPUS, resources={"accelerator_type:TESTGPU": 2},
-             include_dashboard=False)
+    ray.init(**local_options(LOGICAL_GPUS), resources={"accelerator_type:TESTGPU": 2})
     info = connect()
     yield info
     ray.shutdown()
