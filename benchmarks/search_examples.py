@@ -68,6 +68,7 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
         row["seeds"] = {c.note.removeprefix("seed "): _verdict(state.result_of(c.id, hardware)) for c in seeds}
         here = [e for v in state.evaluations.values() for e in v if e.hardware == hardware]
         row["curve"] = best_so_far(here)
+        row.update(steady_state(here))
         row["judge_by_change"] = judge_by(here, {c.id: change_kind(c.note) for c in state.candidates.values()})
         # an autotuned kernel's children are autotuned too, whatever their own change: by what they are
         row["judge_by_autotuning"] = judge_by(here, {
@@ -116,6 +117,37 @@ def judge_by(evaluated: list[Evaluated], group_of: dict[int, str]) -> dict[str, 
             for name, group in sorted(groups.items())}
 
 
+def steady_state(evaluated: list[Evaluated]) -> dict:
+    """Evaluations a minute, and the share of the time the judge held the GPU, from the first result to the last.
+
+    The whole search's rate (``evals_per_min``) counts the judge's start and its baselines, which
+    the first evaluation waits for (a ``torch.compile`` of the reference: tens of seconds), and a
+    run seeded from ``torch.compile`` also counts the capture of its seeds. This window leaves both
+    out; it ends with the candidates in flight when the budget ran out.
+    """
+    done = sorted(evaluated, key=lambda e: e.finished_at)
+    if len(done) < 2:
+        return {}
+    window = done[-1].finished_at - done[0].finished_at  # time.time() of each result
+    after = done[1:]
+    return {"steady_evals_per_min": len(after) / window * 60, "steady_window_s": window,
+            "steady_judge_busy": sum(e.result.costs.judge_s for e in after) / window}
+
+
+def steady_from_database(path: str) -> list[dict]:
+    """:func:`steady_state` of each run a search's SQLite database holds (a run measured before it was recorded)."""
+    from sqlalchemy import select
+
+    from kernelevo.storage.recorder import load_run
+    from kernelevo.storage.tables import RunRow
+
+    db = open_database(f"sqlite:///{path}")
+    with db.session() as session:
+        runs = list(session.scalars(select(RunRow.id)))
+    return [{"database": path, "run": run, **steady_state([e for e, _ in load_run(db, run).evaluations])}
+            for run in runs]
+
+
 def best_so_far(evaluated: list[Evaluated]) -> list[list[float]]:
     """[evaluations so far, best median ms so far] at each improvement, in the order the results came
     (benchmarks/template_sweep.py compares it with an exhaustive sweep)."""
@@ -145,7 +177,15 @@ def main() -> None:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--eval", default="{}", help="EvalOptions overrides, as JSON")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--steady-from", nargs="+", metavar="DB",
+                        help="only print the steady state of the runs in these databases (--runs of an earlier run)")
     args = parser.parse_args()
+    if args.steady_from:
+        report = [row for path in args.steady_from for row in steady_from_database(path)]
+        print(json.dumps(report, indent=2))
+        if args.out:
+            Path(args.out).write_text(json.dumps(report, indent=2))
+        return
     evaluation = EvalOptions(device=args.device, **json.loads(args.eval))
     logging.basicConfig(level=logging.WARNING)
     console = Console(width=180)
@@ -164,14 +204,15 @@ def main() -> None:
                       "examples": rows}
             Path(args.out).write_text(json.dumps(report, indent=2))
     table = Table(title=f"offline search, {args.minutes:g} min per spec (template operator only)")
-    for col in ("example", "evals", "evals/min", "timing %", "busy %", "cells", "QD", "best ms", "eager ms",
-                "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
+    for col in ("example", "evals", "evals/min", "steady /min", "steady busy %", "timing %", "busy %", "cells", "QD",
+                "best ms", "eager ms", "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
         table.add_column(col, justify="right")
     for r in rows:
         def f(key: str, fmt: str, r: dict = r) -> str:
             return "-" if r.get(key) is None else format(r[key], fmt)
 
-        table.add_row(r["example"], str(r["evaluations"]), f("evals_per_min", ".1f"), f("timing_fraction", ".0%"),
+        table.add_row(r["example"], str(r["evaluations"]), f("evals_per_min", ".1f"), f("steady_evals_per_min", ".1f"),
+                      f("steady_judge_busy", ".0%"), f("timing_fraction", ".0%"),
                       f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("qd_score", ".1f"),
                       f("best_ms", ".4f"),
                       f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
