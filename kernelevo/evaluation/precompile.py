@@ -21,7 +21,7 @@ candidate's evaluation would load.
 
 Precompilers run at a lower CPU priority (:data:`NICENESS`), so that compiles may take every
 core of the GPU's share of the host while the judge, its GPU child and the children being
-started for the next candidates never wait for one.
+started for the next candidates are scheduled first (a priority, not a reservation).
 """
 
 from __future__ import annotations

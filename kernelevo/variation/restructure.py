@@ -23,9 +23,10 @@ kernel computes:
   its buffer runs inside that kernel's store, one launch and one pass over the output fewer
   (:mod:`kernelevo.variation.fuse_epilogue`, which says when it applies);
 - **tanh through exp2**: ``libdevice.tanh(z)`` becomes ``1 - 2 / (1 + exp2(2 z log2 e))``, one
-  hardware ``ex2`` and a division instead of libdevice's polynomial and branches: the same
-  values within a few fp32 ulps, cheaper where the tanh is not hidden behind memory (a tanh
-  GELU in a GEMM's epilogue, which runs while no tile is loading);
+  hardware ``ex2`` and a division instead of libdevice's polynomial and branches: within 2e-7
+  of tanh in fp32 (absolute; near 0, where tanh is tiny, not within a few ulps), cheaper where
+  the tanh is not hidden behind memory (a tanh GELU in a GEMM's epilogue, which runs while no
+  tile is loading: 0.2054 ms fused against 0.2433 with libdevice's, on an H100);
 - **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
   stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`).
 
