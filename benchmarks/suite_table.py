@@ -1,0 +1,96 @@
+"""The no-seed suite's standing per GPU, composed from recorded searches (`search_examples.py --out`).
+
+Issue 13 asks for every spec of `benchmarks/suite/` searched for 3 minutes with no seed and no LLM, and
+allows the runs to be spread over several sessions. This reads the reports those runs wrote, keeps for
+each (GPU, spec) the row of the last report given that has it (so list older reports first), and checks
+each GPU's rows against the targets: a correct kernel on every spec, at least 1.0x `torch.compile` on
+every spec, a geometric mean of at least 1.1x, and at least 4 archive cells on every spec. A spec with
+no row on a GPU is listed as missing there, never filled in from another GPU.
+
+    python benchmarks/suite_table.py benchmarks/results/suite_search-fast-tanh-h100.json \\
+        benchmarks/results/suite_search-rerun-a-h100.json benchmarks/results/suite_search-rerun-b-h100.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = sorted(p.stem for p in (ROOT / "benchmarks" / "suite").glob("*.py"))
+MIN_SPEEDUP, MIN_GEOMEAN, MIN_CELLS = 1.0, 1.1, 4
+
+
+def latest_rows(reports: list[Path]) -> dict[str, dict[str, dict]]:
+    """{hardware: {spec: row}}, a later report's row replacing an earlier one's; each row names its report."""
+    rows: dict[str, dict[str, dict]] = {}
+    for path in reports:
+        document = json.loads(path.read_text())
+        for row in document["examples"]:
+            kept = {**row, "report": path.name, "date": document.get("date")}
+            rows.setdefault(row["hardware"], {})[row["example"]] = kept
+    return rows
+
+
+def standing(rows: dict[str, dict]) -> dict:
+    """The targets, checked on one GPU's rows: what is met, and the specs that miss each."""
+    speedups = {spec: r.get("speedup_compile") for spec, r in rows.items()}
+    measured = [s for s in speedups.values() if s]
+    return {
+        "missing": [spec for spec in SUITE if spec not in rows],
+        "no_correct_kernel": [spec for spec, s in speedups.items() if not s],
+        "below_1x": [spec for spec, s in speedups.items() if s and s < MIN_SPEEDUP],
+        "below_4_cells": [spec for spec, r in rows.items() if r.get("cells_filled", 0) < MIN_CELLS],
+        "geomean_speedup_compile": math.prod(measured) ** (1 / len(measured)) if measured else None,
+        "geomean_over": len(measured),
+    }
+
+
+def print_table(console: Console, hardware: str, rows: dict[str, dict], checked: dict) -> None:
+    table = Table(title=f"no-seed suite on {hardware}: the latest 3-minute search of each spec")
+    columns = ("spec", "evals (correct)", "cells", "QD", "best ms", "compile ms", "x compile", "steady /min", "report")
+    for col in columns:
+        table.add_column(col, justify="right")
+    for spec in SUITE:
+        r = rows.get(spec)
+        if r is None:
+            table.add_row(spec, "not measured", *[""] * 7)
+            continue
+        x = r.get("speedup_compile")
+        table.add_row(spec, f"{r['evaluations']} ({r['correct']})", str(r.get("cells_filled", 0)),
+                      f"{r.get('qd_score', 0):.1f}", f"{r['best_ms']:.4f}" if r.get("best_ms") else "-",
+                      f"{r['compile_ms']:.4f}" if r.get("compile_ms") else "-", f"{x:.3f}" if x else "-",
+                      f"{r['steady_evals_per_min']:.1f}" if r.get("steady_evals_per_min") else "-", r["report"])
+    console.print(table)
+    geomean = checked["geomean_speedup_compile"]
+    console.print(f"geometric mean over {checked['geomean_over']} specs: "
+                  f"{'-' if geomean is None else f'{geomean:.3f}x'} (target {MIN_GEOMEAN}x over all {len(SUITE)})")
+    for key, label in (("missing", "not measured"), ("no_correct_kernel", "no correct kernel"),
+                       ("below_1x", f"below {MIN_SPEEDUP}x"), ("below_4_cells", f"under {MIN_CELLS} cells")):
+        console.print(f"{label}: {', '.join(checked[key]) or 'none'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("reports", nargs="+", type=Path, help="search_examples.py reports, oldest first")
+    parser.add_argument("--out", type=Path, help="write the composed rows and the standing as JSON")
+    args = parser.parse_args()
+    console = Console(width=160)
+    composed = {}
+    for hardware, rows in sorted(latest_rows(args.reports).items()):
+        checked = standing(rows)
+        print_table(console, hardware, rows, checked)
+        keep = ("example", "report", "date", "evaluations", "correct", "cells_filled", "qd_score", "best_ms",
+                "compile_ms", "speedup_compile", "steady_evals_per_min")
+        composed[hardware] = {"rows": [{k: rows[s].get(k) for k in keep} for s in SUITE if s in rows], **checked}
+    if args.out:
+        args.out.write_text(json.dumps({"reports": [p.name for p in args.reports], "by_hardware": composed}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
