@@ -9,6 +9,9 @@ no row on a GPU is listed as missing there, never filled in from another GPU.
 
     python benchmarks/suite_table.py benchmarks/results/suite_search-fast-tanh-h100.json \\
         benchmarks/results/suite_search-rerun-a-h100.json benchmarks/results/suite_search-rerun-b-h100.json
+    # the next two specs to search on an H100:
+    python benchmarks/search_examples.py --seed-from compile --minutes 3 \\
+        --specs "$(python benchmarks/suite_table.py --missing h100 --take 2 benchmarks/results/suite_search-*h100.json)"
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -31,6 +35,9 @@ def latest_rows(reports: list[Path]) -> dict[str, dict[str, dict]]:
     rows: dict[str, dict[str, dict]] = {}
     for path in reports:
         document = json.loads(path.read_text())
+        if not isinstance(document, dict) or "examples" not in document:  # e.g. a --steady-from list
+            print(f"{path.name}: not a search_examples.py report, left out", file=sys.stderr)
+            continue
         for row in document["examples"]:
             kept = {**row, "report": path.name, "date": document.get("date")}
             rows.setdefault(row["hardware"], {})[row["example"]] = kept
@@ -79,7 +86,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("reports", nargs="+", type=Path, help="search_examples.py reports, oldest first")
     parser.add_argument("--out", type=Path, help="write the composed rows and the standing as JSON")
+    parser.add_argument("--missing", metavar="GPU", help="only print the specs not measured on GPU (h100, h200), "
+                        "as search_examples.py --specs takes them")
+    parser.add_argument("--take", type=int, default=None, help="with --missing: at most this many")
     args = parser.parse_args()
+    if args.missing:
+        missing = standing(latest_rows(args.reports).get(args.missing, {}))["missing"][:args.take]
+        print(",".join(f"benchmarks/suite/{spec}.py" for spec in missing))
+        return
     console = Console(width=160)
     composed = {}
     for hardware, rows in sorted(latest_rows(args.reports).items()):
