@@ -39,6 +39,8 @@ def latest_rows(reports: list[Path]) -> dict[str, dict[str, dict]]:
             print(f"{path.name}: not a search_examples.py report, left out", file=sys.stderr)
             continue
         for row in document["examples"]:
+            if row["example"] not in SUITE:  # an example's search, not the suite's
+                continue
             kept = {**row, "report": path.name, "date": document.get("date")}
             rows.setdefault(row["hardware"], {})[row["example"]] = kept
     return rows
