@@ -2,35 +2,25 @@
 
 A thin layer over ``ribs.archives.GridArchive``: the solution stored in a cell is the
 candidate's id (an ``extra_fields`` entry carries it too, with the timing spread), the
-objective is the log speedup of a correct kernel. Only correct kernels enter. A
-challenger replaces a cell's elite only when it is faster by more than the measured noise
-(the larger relative IQR of the two timings, and at least ``tie_tolerance``): two kernels
-whose times differ by less are a tie, and the incumbent stays.
+objective is the log speedup of a correct kernel. Only correct kernels enter. Two kernels
+whose times differ by less than the measured noise (the larger relative IQR of the two
+timings, and at least ``tie_tolerance``) are a tie. A challenger that is faster beyond the
+noise improves the cell. A tied challenger that measured faster takes the cell too, but as a
+tie: the cell keeps the fastest kernel measured, which is what a user downloads, while only a
+gain beyond the noise credits the operator that made it (``AddStatus.credited``).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 from ribs.archives import GridArchive
 
 from kernelevo.archive.descriptors import Descriptor
 from kernelevo.evaluation.racing import Race
-from kernelevo.records.elite import Elite
-
-
-class AddStatus(StrEnum):
-    NEW_CELL = "new_cell"
-    IMPROVED = "improved"
-    TIE = "tie"
-    WORSE = "worse"
-
-    @property
-    def inserted(self) -> bool:
-        return self in (AddStatus.NEW_CELL, AddStatus.IMPROVED)
+from kernelevo.records.elite import AddStatus, Elite
 
 
 @dataclass(frozen=True)
@@ -86,19 +76,21 @@ class ElitesArchive:
         return _elite(data) if occupied else None
 
     def add(self, candidate_id: int, objective: float, measures: tuple[float, ...], rel_iqr: float) -> AddOutcome:
-        """Offer a correct kernel; it takes the cell if it is new or faster beyond the noise."""
+        """Offer a correct kernel; it takes the cell if the cell is empty or it measured faster than the elite."""
         current = self.elite_at(measures)
         cell = self.cell_of(measures)
+        status = AddStatus.NEW_CELL
         if current is not None:
             noise = math.log1p(max(self.tie_tolerance, rel_iqr, current.rel_iqr))
             if objective <= current.objective - noise:
                 return AddOutcome(AddStatus.WORSE, cell, current)
-            if objective <= current.objective + noise:
+            if objective <= current.objective:
                 return AddOutcome(AddStatus.TIE, cell, current)
+            status = AddStatus.IMPROVED if objective > current.objective + noise else AddStatus.TIE_FASTER
         self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
                              candidate_id=candidate_id, rel_iqr=rel_iqr)
         self._elites, self._race = None, None
-        return AddOutcome(AddStatus.NEW_CELL if current is None else AddStatus.IMPROVED, cell, current)
+        return AddOutcome(status, cell, current)
 
     def elites(self) -> list[Elite]:
         # read back from pyribs only after a change: the loop asks on every produce, hundreds a second

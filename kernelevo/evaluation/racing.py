@@ -1,8 +1,8 @@
 """Racing: a candidate clearly slower than the elite of its archive cell stops its timing early.
 
-MAP-Elites keeps a candidate only if it is faster than the elite of its cell beyond the
-noise (:class:`~kernelevo.archive.elites.ElitesArchive`), and most candidates of a long
-search are not. Their full timing (at least 100 ms of kernel time, hundreds of calls for a
+MAP-Elites keeps a candidate only if it measured faster than the elite of its cell
+(:class:`~kernelevo.archive.elites.ElitesArchive`), and most candidates of a long search
+are not. Their full timing (at least 100 ms of kernel time, hundreds of calls for a
 fast kernel) decides nothing: it only measures precisely how much slower they are.
 
 The driver sends each candidate a :class:`Race`: the archive's geometry and, for each

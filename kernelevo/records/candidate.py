@@ -7,6 +7,7 @@ import time
 
 from pydantic import BaseModel, Field
 
+from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
 
 
@@ -83,6 +84,16 @@ class Evaluated(BaseModel):
     @property
     def correct(self) -> bool:
         return self.result.ok
+
+    @property
+    def took_cell(self) -> bool:
+        """It holds its cell now (the store records the elite)."""
+        return self.archive_status is not None and AddStatus(self.archive_status).inserted
+
+    @property
+    def credited(self) -> bool:
+        """It gained beyond the noise: progress, and a reward for what made it."""
+        return self.archive_status is not None and AddStatus(self.archive_status).credited
 
 
 class OperatorFailure(BaseModel):

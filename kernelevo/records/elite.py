@@ -3,6 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class AddStatus(StrEnum):
+    """What offering a correct kernel to its cell did (stored with each evaluation as ``archive_status``)."""
+
+    NEW_CELL = "new_cell"
+    IMPROVED = "improved"  # faster than the elite by more than the noise
+    TIE_FASTER = "tie_faster"  # faster than the elite, but within the noise
+    TIE = "tie"  # no faster than the elite, and within the noise
+    WORSE = "worse"
+
+    @property
+    def inserted(self) -> bool:
+        """The kernel now holds the cell."""
+        return self in (AddStatus.NEW_CELL, AddStatus.IMPROVED, AddStatus.TIE_FASTER)
+
+    @property
+    def credited(self) -> bool:
+        """A gain beyond the noise: what rewards the operator that made the kernel, and counts as progress.
+        A tie that measured faster holds the cell without it, so noise teaches the search nothing."""
+        return self in (AddStatus.NEW_CELL, AddStatus.IMPROVED)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Choosing the next operator by what recently worked: Thompson sampling over a sliding window.
 
-Each operator is an arm. Its reward is 1 when its child entered the archive (a new cell, or
-a cell improved beyond the noise) and 0 otherwise, failures included. Only the last
+Each operator is an arm. Its reward is 1 when its child gained beyond the noise (a new cell,
+or a cell improved by more than the noise) and 0 otherwise, failures and ties included (a tie
+that measured faster holds the cell all the same). Only the last
 ``window`` outcomes of an arm count, so the choice follows the search as it moves from
 easy wins (tuning) to harder ones (rewrites).
 """

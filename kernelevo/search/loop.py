@@ -262,12 +262,12 @@ class SearchLoop:
         self.store.add_evaluations(told)
         if self.llm is not None and candidate.usage.model:  # the bandit between models learns what each brings
             self.llm.credit(candidate.usage.model,
-                            improved=any(e.archive_status in ("new_cell", "improved") for e in told))
+                            improved=any(e.credited for e in told))
         for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
         self._maybe_migrate()
-        self.store.progress(snapshot(self), force=any(e.archive_status in ("new_cell", "improved") for e in told))
+        self.store.progress(snapshot(self), force=any(e.credited for e in told))
         self.on_event("evaluation")
 
     def _maybe_migrate(self) -> None:

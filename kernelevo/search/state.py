@@ -114,7 +114,7 @@ class SearchState:
         objective = objective_of(result)
         evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective,
                               island=candidate.island)
-        inserted = False
+        credited = False
         if objective is not None:
             if measures is None and result.measures is not None:  # measured where it was evaluated
                 measures = [result.measures[d.name] for d in self.descriptors if d.name in result.measures]
@@ -124,7 +124,7 @@ class SearchState:
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
             evaluated.measures, evaluated.archive_status = measures, outcome.status.value
             evaluated.cell = outcome.cell
-            inserted = outcome.status.inserted
+            credited = outcome.status.credited
             if candidate.prompt_id is not None:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
@@ -139,7 +139,7 @@ class SearchState:
         if not result.ok and str(result.error) in REPAIRABLE and candidate.id not in self.repaired:
             self.broken[candidate.id] = None
         if candidate.operator in self.bandit.stats:
-            self.bandit.update(candidate.operator, inserted)
+            self.bandit.update(candidate.operator, credited)
         return evaluated
 
     # -- queries for selection and display -------------------------------------------------------

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
 from kernelevo.storage.tables import (
     CandidateRow,
@@ -131,7 +132,7 @@ def events_sampled(session: Session, run_id: int, points: int) -> list[EventRow]
 
 
 def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
-    """Per operator: candidates made, evaluated correct, archive entries (new cells, improvements),
+    """Per operator: candidates made, evaluated correct, archive entries (new cells, improvements beyond the noise),
     failures to produce, and the tokens and dollars it spent."""
     stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": 0, "correct": 0, "archive_entries": 0,
                                                             "failures": 0, "tokens": 0, "dollars": 0.0})
@@ -149,7 +150,8 @@ def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
                  .where(EvaluationRow.run_id == run_id))
     for operator, correct, status in session.execute(evaluated):
         stats[operator]["correct"] += bool(correct)
-        stats[operator]["archive_entries"] += status in ("new_cell", "improved")
+        # gains beyond the noise, as the operator bandit counts them: a tie that measured faster is not one
+        stats[operator]["archive_entries"] += status is not None and AddStatus(status).credited
     for operator, usage in session.execute(select(FailureRow.operator, FailureRow.usage)
                                            .where(FailureRow.run_id == run_id)):
         stats[operator]["failures"] += 1

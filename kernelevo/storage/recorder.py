@@ -169,7 +169,7 @@ class RunRecorder:
         for evaluated in evaluations:
             # inserted together at the end of the transaction, in this order (resume replays it)
             session.info.setdefault("evaluation_rows", []).append(self._evaluation_row(evaluated))
-            if evaluated.archive_status in ("new_cell", "improved") and evaluated.cell is not None:
+            if evaluated.took_cell and evaluated.cell is not None:
                 result = evaluated.result
                 self._save_elite(session, evaluated.hardware, evaluated.island, Elite(
                     evaluated.candidate_id, evaluated.objective or 0.0, tuple(evaluated.measures or ()),

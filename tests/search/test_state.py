@@ -76,3 +76,30 @@ def test_the_best_is_the_top_elite_of_every_archive_after_cells_are_retaken() ->
             assert best is None
             continue
         assert best is not None and best[0].objective == max(e.objective for e in elites)
+
+
+def test_a_tie_that_measured_faster_is_the_best_but_earns_its_operator_nothing(examples_dir) -> None:
+    from kernelevo.distributed.simulated import simulated_result
+
+    s = state()  # ties within 8%
+    source = (examples_dir / "softmax" / "seed_online.py").read_text()
+    first = Candidate(id=0, source=source, operator="seed")
+    tied = Candidate(id=1, source=source + "\n# faster by 1%\n", operator="template", parent_ids=[0])
+    slower = Candidate(id=2, source=source + "\n# slower by 1%\n", operator="template", parent_ids=[1])
+    for c in (first, tied, slower):
+        s.add_candidate(c)
+
+    def timed(candidate: Candidate, ms: float) -> EvalResult:
+        result = simulated_result(candidate.source, 0.0)
+        assert result.kernel is not None
+        result.kernel.median_ms = ms
+        result.measures = {d.name: 1.0 for d in s.descriptors}  # the same cell
+        return result
+
+    assert s.tell(first, "h100", timed(first, 0.3576)).archive_status == "new_cell"
+    told = s.tell(tied, "h100", timed(tied, 0.3544))
+    assert (told.archive_status, told.took_cell, told.credited) == ("tie_faster", True, False)
+    assert s.bandit.stats["template"].successes == 0  # a gain inside the noise teaches the search nothing
+    assert s.tell(slower, "h100", timed(slower, 0.3580)).archive_status == "tie"
+    best = s.best("h100")
+    assert best is not None and best[1].id == 1  # what the run exports: the fastest it measured

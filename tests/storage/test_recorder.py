@@ -65,7 +65,7 @@ def test_records_come_back_as_they_were_written(any_db, examples_dir: Path) -> N
 def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id)
-    for i in range(3):
+    for i in range(5):
         recorder.add_candidate(candidate(i))
     recorder.add_evaluations([evaluated(0, ms=0.3)])
     recorder.add_evaluations([evaluated(1, ms=0.2, status="improved")])  # the same cell, faster
@@ -77,6 +77,12 @@ def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
         elites = queries.archive(session, run_id, "h200")
         assert {e.candidate_number for e in elites} == {1} and elites[0].kernel_ms == 0.2
         assert elites[0].speedup_eager == pytest.approx(1.5) and elites[0].operator == "template"
+    recorder.add_evaluations([evaluated(3, ms=0.198, status="tie_faster")])  # within the noise, faster: holds it
+    recorder.add_evaluations([evaluated(4, ms=0.199, status="tie")])  # within the noise, not faster
+    with any_db.session() as session:
+        assert {(e.island, e.candidate_number) for e in queries.archive(session, run_id, "h200")} == {(0, 3), (1, 1)}
+        # only gains beyond the noise count as the operator's archive entries
+        assert queries.operator_stats(session, run_id)["template"]["archive_entries"] == 2
 
 
 def test_progress_updates_the_runs_summary_at_most_once_a_second(any_db, examples_dir: Path) -> None:
