@@ -12,6 +12,10 @@ no row on a GPU is listed as missing there, never filled in from another GPU.
     # the next two specs to search on an H100:
     python benchmarks/search_examples.py --seed-from compile --minutes 3 \\
         --specs "$(python benchmarks/suite_table.py --missing h100 --take 2 benchmarks/results/suite_search-*h100.json)"
+    # the specs that miss a target on an H200 (or were never searched there), to search again; the
+    # reports oldest first, as results/suite_table.json lists them (a glob sorts them by name):
+    cd benchmarks/results && python ../suite_table.py --failing h200 suite_search-h200.json \\
+        suite_search-structures-h200.json suite_search-2pct-h200.json suite_search-autotune-h200.json
 """
 
 from __future__ import annotations
@@ -90,11 +94,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the composed rows and the standing as JSON")
     parser.add_argument("--missing", metavar="GPU", help="only print the specs not measured on GPU (h100, h200), "
                         "as search_examples.py --specs takes them")
-    parser.add_argument("--take", type=int, default=None, help="with --missing: at most this many")
+    parser.add_argument("--failing", metavar="GPU", help="only print the specs that miss a target on GPU or were "
+                        "not measured there, as search_examples.py --specs takes them")
+    parser.add_argument("--take", type=int, default=None, help="with --missing or --failing: at most this many")
     args = parser.parse_args()
-    if args.missing:
-        missing = standing(latest_rows(args.reports).get(args.missing, {}))["missing"][:args.take]
-        print(",".join(f"benchmarks/suite/{spec}.py" for spec in missing))
+    if args.missing or args.failing:
+        checked = standing(latest_rows(args.reports).get(args.missing or args.failing, {}))
+        keys = ("missing",) if args.missing else ("missing", "no_correct_kernel", "below_1x", "below_4_cells")
+        chosen = [spec for spec in SUITE if any(spec in checked[key] for key in keys)][:args.take]
+        print(",".join(f"benchmarks/suite/{spec}.py" for spec in chosen))
         return
     console = Console(width=160)
     composed = {}
