@@ -35,6 +35,7 @@ from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions, EvalResult  # noqa: E402
 from kernelevo.records.candidate import Evaluated  # noqa: E402
 from kernelevo.search.config import Budget, RunConfig  # noqa: E402
+from kernelevo.search.state import SearchState  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
 from kernelevo.variation.autotune_launch import BENCH as AUTOTUNE_BENCH  # noqa: E402
@@ -58,7 +59,11 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
                  "evaluations": state.evaluated_count(), "correct": state.correct_count(),
                  "evals_per_min": state.evaluated_count() / outcome.loop.elapsed_s() * 60,
                  "timing_fraction": timing_s / outcome.loop.elapsed_s(),
-                 "evaluating_fraction": outcome.loop.busy_fraction(), "rejected": dict(rejected.most_common())}
+                 "evaluating_fraction": outcome.loop.busy_fraction(), "rejected": dict(rejected.most_common()),
+                 # the search past its time budget (its last evaluations draining), and the slowest evaluations:
+                 # sum_dim1's 3-minute search on an H100 ran 289 s, and nothing recorded why
+                 "past_budget_s": outcome.loop.elapsed_s() - minutes * 60,
+                 "slowest": slowest(state, 3)}
     for hardware in state.hardware_types():
         archive_cells = sum(len(a) for (_, hw), a in state.archives.items() if hw == hardware)
         row["hardware"], row["cells_filled"] = hardware, archive_cells
@@ -146,6 +151,14 @@ def steady_from_database(path: str) -> list[dict]:
         runs = list(session.scalars(select(RunRow.id)))
     return [{"database": path, "run": run, **steady_state([e for e, _ in load_run(db, run).evaluations])}
             for run in runs]
+
+
+def slowest(state: SearchState, n: int) -> list[dict]:
+    """The ``n`` evaluations that took longest from hand-over to result, with where their time went."""
+    told = sorted((e for v in state.evaluations.values() for e in v), key=lambda e: e.result.costs.total_s)[-n:]
+    return [{"candidate": e.candidate_id, "note": state.candidates[e.candidate_id].note, "correct": e.correct,
+             "error": str(e.result.error) if e.result.error else None,
+             "costs": e.result.costs.model_dump(exclude={"judge_parts", "judge_start_parts"})} for e in reversed(told)]
 
 
 def best_so_far(evaluated: list[Evaluated]) -> list[list[float]]:
