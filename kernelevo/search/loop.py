@@ -261,8 +261,7 @@ class SearchLoop:
         told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
         self.store.add_evaluations(told)
         if self.llm is not None and candidate.usage.model:  # the bandit between models learns what each brings
-            self.llm.credit(candidate.usage.model,
-                            improved=any(e.credited for e in told))
+            self.llm.credit(candidate.usage.model, improved=any(e.credited for e in told))
         for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
