@@ -62,7 +62,7 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
                  "evaluating_fraction": outcome.loop.busy_fraction(), "rejected": dict(rejected.most_common()),
                  # the search past its time budget (its last evaluations draining), and the slowest evaluations:
                  # sum_dim1's 3-minute search on an H100 ran 289 s, and nothing recorded why
-                 "past_budget_s": outcome.loop.elapsed_s() - minutes * 60,
+                 "past_budget_s": outcome.loop.elapsed_s() - minutes * 60 if "time budget" in outcome.reason else None,
                  "slowest": slowest(state, 3)}
     for hardware in state.hardware_types():
         archive_cells = sum(len(a) for (_, hw), a in state.archives.items() if hw == hardware)
