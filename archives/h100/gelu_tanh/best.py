@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gelu_tanh'
 spec sha256: 371706d8dc4f0f406aa235bc142e6b7a857297823a44d6238c0b8ef4b90690b9
 hardware: h100
-made: 2026-11-25T03:33:45+00:00
+made: 2026-11-25T15:46:38+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1784 ms (IQR 0.0008), 9.07x eager, 1.01x torch.compile, 100% of roofline
+timings: median 0.1778 ms (IQR 0.0010), 9.10x eager, 1.01x torch.compile, 100% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -13,36 +13,8 @@ import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
-
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
-
-@triton.autotune(configs=[triton.Config({}, num_warps=4, num_stages=1), triton.Config({}, num_warps=2, num_stages=1), triton.Config({}, num_warps=8, num_stages=1)], key=['xnumel', 'XBLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
-def triton_poi_fused_add_mul_pow_tanh_0_s0(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):
-    xnumel = 67108864
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:]
-    x0 = xindex
-    tmp0 = tl.load(tl.make_block_ptr(in_ptr0, shape=[67108864], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]))
-    tmp1 = tl.full([1], 0.5, tl.float32)
-    tmp2 = tmp0 * tmp1
-    tmp3 = tmp0 * tmp0
-    tmp4 = tmp3 * tmp0
-    tmp5 = tl.full([1], 0.044715, tl.float32)
-    tmp6 = tmp4 * tmp5
-    tmp7 = tmp0 + tmp6
-    tmp8 = tl.full([1], 0.7978845608028654, tl.float32)
-    tmp9 = tmp7 * tmp8
-    tmp10 = libdevice.tanh(tmp9)
-    tmp11 = tl.full([1], 1.0, tl.float32)
-    tmp12 = tmp10 + tmp11
-    tmp13 = tmp2 * tmp12
-    tl.store(tl.make_block_ptr(out_ptr0, shape=[67108864], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.broadcast_to(tmp13, [XBLOCK]).to(tl.float32))
-
-@triton.jit
-def triton_poi_fused_add_mul_pow_tanh_0_s1(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
+def triton_poi_fused_add_mul_pow_tanh_0(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
     xmask = xindex < xnumel
@@ -71,20 +43,6 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, *inputs):
-        sizes = tuple(tuple(x.shape) for x in inputs if isinstance(x, torch.Tensor))
-        if sizes == ((8192, 8192),):
-            return self._sizes_0(*inputs)
-        return self._generic(*inputs)
-
-    def _sizes_0(self, *inputs):
-        device = inputs[0].device
-        arg0_1 = inputs[0]
-        buf0 = torch.empty_strided((8192, 8192), (8192, 1), dtype=torch.float32, device=device)
-        triton_poi_fused_add_mul_pow_tanh_0_s0[(triton.cdiv(67108864, 1024), 1, 1)](arg0_1, buf0, 67108864, XBLOCK=1024)
-        del arg0_1
-        return buf0
-
-    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
         device = inputs[0].device
         arg0_1 = inputs[0].shape[0]
         arg1_1 = inputs[0].shape[1]
@@ -93,6 +51,6 @@ class ModelNew(nn.Module):
         s50 = arg1_1
         buf0 = torch.empty_strided((s33, s50), (s50, 1), dtype=torch.float32, device=device)
         triton_poi_fused_add_mul_pow_tanh_0_xnumel = s33 * s50
-        triton_poi_fused_add_mul_pow_tanh_0_s1[(triton.cdiv(triton_poi_fused_add_mul_pow_tanh_0_xnumel, 1024), 1, 1)](arg2_1, buf0, triton_poi_fused_add_mul_pow_tanh_0_xnumel, XBLOCK=1024, num_warps=4, num_stages=1)
+        triton_poi_fused_add_mul_pow_tanh_0[(triton.cdiv(triton_poi_fused_add_mul_pow_tanh_0_xnumel, 2048), 1, 1)](arg2_1, buf0, triton_poi_fused_add_mul_pow_tanh_0_xnumel, XBLOCK=2048, num_warps=16, num_stages=3)
         del arg2_1
         return buf0

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_bias_gelu'
 spec sha256: a572e6499347dae63cd59f19079c59596e7bd4f04d6ea7c2986e5463c624f312
 hardware: h100
-made: 2026-11-25T03:32:03+00:00
+made: 2026-11-25T15:27:14+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2049 ms (IQR 0.0011), 1.04x eager, 1.03x torch.compile, 68% of roofline
+timings: median 0.2031 ms (IQR 0.0010), 1.05x eager, 1.04x torch.compile, 68% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -205,7 +205,7 @@ class ModelNew(nn.Module):
         arg2_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 4096), (4096, 1), dtype=torch.float16, device=device)
         workspace_2 = torch.empty_strided((33792,), (1,), dtype=torch.uint8, device=device)
-        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2, num_warps=8, num_stages=3)
+        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2, num_warps=8, num_stages=4)
         del workspace_2
         del arg0_1
         del arg1_1
