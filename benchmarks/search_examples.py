@@ -179,6 +179,25 @@ def _verdict(result: EvalResult | None) -> dict | None:
             "ms": result.kernel.median_ms if result.kernel else None, "speedup_compile": result.speedup_compile}
 
 
+def print_table(rows: list[dict], minutes: float) -> None:
+    """The run's table, one row per spec searched."""
+    table = Table(title=f"offline search, {minutes:g} min per spec (template operator only)")
+    for col in ("example", "evals", "evals/min", "steady /min", "steady busy %", "timing %", "busy %", "cells", "QD",
+                "best ms", "eager ms", "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        def f(key: str, fmt: str, r: dict = r) -> str:
+            return "-" if r.get(key) is None else format(r[key], fmt)
+
+        table.add_row(r["example"], str(r["evaluations"]), f("evals_per_min", ".1f"), f("steady_evals_per_min", ".1f"),
+                      f("steady_judge_busy", ".0%"), f("timing_fraction", ".0%"),
+                      f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("qd_score", ".1f"),
+                      f("best_ms", ".4f"),
+                      f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
+                      f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"))
+    Console(width=180).print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--examples", default="gelu,softmax,rmsnorm", help="names under examples/")
@@ -192,6 +211,8 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     parser.add_argument("--steady-from", nargs="+", metavar="DB",
                         help="only print the steady state of the runs in these databases (--runs of an earlier run)")
+    parser.add_argument("--table-from", metavar="REPORT",
+                        help="only print the table of an earlier --out report (a run cut short prints none)")
     args = parser.parse_args()
     if args.steady_from:
         report = [row for path in args.steady_from for row in steady_from_database(path)]
@@ -199,9 +220,12 @@ def main() -> None:
         if args.out:
             Path(args.out).write_text(json.dumps(report, indent=2))
         return
+    if args.table_from:
+        report = json.loads(Path(args.table_from).read_text())
+        print_table(report["examples"], report["minutes_per_example"])
+        return
     evaluation = EvalOptions(device=args.device, **json.loads(args.eval))
     logging.basicConfig(level=logging.WARNING)
-    console = Console(width=180)
     rows = []
     paths = [p for pattern in args.specs.split(",") for p in sorted(Path().glob(pattern))] if args.specs else \
         [ROOT / "examples" / name / "spec.py" for name in args.examples.split(",")]
@@ -216,21 +240,7 @@ def main() -> None:
                       "geomean_speedup_compile": math.prod(speedups) ** (1 / len(speedups)) if speedups else None,
                       "examples": rows}
             Path(args.out).write_text(json.dumps(report, indent=2))
-    table = Table(title=f"offline search, {args.minutes:g} min per spec (template operator only)")
-    for col in ("example", "evals", "evals/min", "steady /min", "steady busy %", "timing %", "busy %", "cells", "QD",
-                "best ms", "eager ms", "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
-        table.add_column(col, justify="right")
-    for r in rows:
-        def f(key: str, fmt: str, r: dict = r) -> str:
-            return "-" if r.get(key) is None else format(r[key], fmt)
-
-        table.add_row(r["example"], str(r["evaluations"]), f("evals_per_min", ".1f"), f("steady_evals_per_min", ".1f"),
-                      f("steady_judge_busy", ".0%"), f("timing_fraction", ".0%"),
-                      f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("qd_score", ".1f"),
-                      f("best_ms", ".4f"),
-                      f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
-                      f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"))
-    console.print(table)
+    print_table(rows, args.minutes)
 
 
 if __name__ == "__main__":
