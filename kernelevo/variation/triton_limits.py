@@ -1,10 +1,16 @@
-"""Triton mutants that cannot run, found before anyone compiles them.
+"""Triton mutants that cannot run, or could only spill, found before anyone compiles them.
 
 A matmul's tiles are staged through shared memory: Triton's software pipeline keeps
 ``num_stages`` copies of an ``BLOCK_M x BLOCK_K`` and a ``BLOCK_K x BLOCK_N`` tile. Where that
 exceeds what one block may have, Triton fails at compile time with "out of resource: shared
 memory". The count uses 2-byte elements, the smallest a ``tl.dot`` takes, so a mutant is only
 dropped when it cannot fit whatever its dtype.
+
+Its ``BLOCK_M x BLOCK_N`` accumulator lives in the registers of the block's ``32 * num_warps``
+threads. Where each thread's share is more than a thread's registers, the accumulator spills to
+local memory: ptxas takes tens of seconds over it (43 s for a 128 x 128 tile on one warp, against
+under 2 s for the parent on eight) and the kernel is many times slower, so such a mutant is dropped
+as well.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from kernelevo.variation.template_triton import HostReader, int_value, is_int_li
 
 SHARED_LIMIT = 232_448  # bytes per block on sm_90 (H100, H200): Triton's own "Hardware limit"
 DEFAULT_STAGES = 3  # Triton's num_stages where a launch or config names none
+DEFAULT_WARPS = 4  # Triton's num_warps where a launch or config names none
+THREAD_REGISTERS = 255  # the most 32-bit registers one thread may have (every NVIDIA GPU since Kepler)
 TILE = re.compile(r"^(?:BLOCK|TILE|BLK|B)_?(?:SIZE_?)?([MNK])$")
 K_TILE = re.compile(r"\b(?:BLOCK|TILE|BLK|B)_?(?:SIZE_?)?K\b")
 
@@ -64,21 +72,20 @@ def stagings(source: str) -> tuple[Staging, ...]:
                 literals += [(str(k.value), v) for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)
                              if isinstance(k, ast.Constant) and isinstance(k.value, str) and is_int_literal(v)]
         named = [(name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals
-                 if TILE.match(name) or name == "num_stages"]
+                 if TILE.match(name) or name in ("num_stages", "num_warps")]
         if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} == {"M", "N", "K"}:
             found.append(Staging(node.lineno, tuple(named)))
     return tuple(found)
 
 
 def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]:
-    """Why ``source``, with the literals at ``edits`` rewritten to their new values, cannot run: one line
-    per launch or config that cannot; empty when it may."""
+    """Why ``source``, with the literals at ``edits`` rewritten to their new values, cannot run or would spill
+    its accumulator: one line per launch or config; empty when it may run."""
     found = []
     for staging in stagings(source):
         values = {name: (edits or {}).get(at, value) for name, at, value in staging.literals}
-        problem = _shared_memory(values)
-        if problem:
-            found.append(f"line {staging.line}: {problem}")
+        found += [f"line {staging.line}: {problem}" for problem in (_shared_memory(values), _accumulator(values))
+                  if problem]
     return found
 
 
@@ -92,3 +99,15 @@ def _shared_memory(values: dict[str, int]) -> str | None:
         return None
     return (f"{stages} stages of {tiles['M']}x{tiles['K']} and {tiles['K']}x{tiles['N']} tiles need at least "
             f"{need // 1024} KiB of shared memory; a block may have {SHARED_LIMIT // 1024} KiB")
+
+
+def _accumulator(values: dict[str, int]) -> str | None:
+    tiles = {match.group(1): value for name, value in values.items() if (match := TILE.match(name))}
+    if not {"M", "N"} <= set(tiles):
+        return None
+    warps = values.get("num_warps", DEFAULT_WARPS)
+    per_thread = tiles["M"] * tiles["N"] // (32 * warps)
+    if per_thread <= THREAD_REGISTERS:
+        return None
+    return (f"a {tiles['M']}x{tiles['N']} accumulator over {warps} warp{'s' if warps > 1 else ''} is {per_thread} "
+            f"values a thread; a thread has at most {THREAD_REGISTERS} registers (it would spill)")

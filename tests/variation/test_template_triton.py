@@ -183,6 +183,16 @@ def test_tiles_that_cannot_fit_shared_memory_are_named_and_never_proposed() -> N
         assert mutant is not None and not problems(mutant[0])
 
 
+def test_warps_too_few_to_hold_the_accumulator_in_registers_are_named_and_never_proposed() -> None:
+    [warps] = [t for t in find_tunables(MATMUL) if t.name == "num_warps"]
+    assert not problems(MATMUL)  # 128 x 256 over 256 threads: 128 values a thread
+    spilled = apply(MATMUL, {warps: 4})  # 256 values a thread, past a thread's 255 registers
+    [problem] = problems(spilled)
+    assert "128x256 accumulator over 4 warps is 256 values a thread" in problem
+    proposed = [new for new, _ in sweep(MATMUL)]
+    assert spilled not in proposed and all(not problems(new) for new in proposed)
+
+
 def test_literals_on_lines_and_in_functions_marked_keep_are_left_alone() -> None:
     source = module("""
 SPLITS = 4  # kernelevo: keep
