@@ -170,13 +170,12 @@ class Evaluator:
         # torch thread: its CPU work is a wrapper's small tensor ops; the cores go to compiling.
         env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
         setup = PrecompileSetup(self.spec, threads=self.options.compile_threads())
-        # They run the candidate's wrapper: what it prints goes with its result (Precompiled.output).
         with self._precompile_lock:
             self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
                                            start_timeout_s=self.options.start_timeout_s, name="precompile",
-                                           fork=self.options.fork_children, capture_output=True)
+                                           fork=self.options.fork_children)
             self._precompilers.fill()
 
     def close(self) -> None:
@@ -322,7 +321,7 @@ class Evaluator:
         """Compile ``source``'s kernels into ``cache`` on the CPU; never raises (the GPU child compiles then)."""
         if cache is None or self._precompilers is None:
             return None
-        box, precompiled = None, None
+        box = None
         try:
             with self._precompile_lock:
                 box, _ = self._precompilers.take()
@@ -332,15 +331,12 @@ class Evaluator:
                 return None
             reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache, target),
                                               {"*": self.options.compile_timeout_s})
-            precompiled = Precompiled(kernels=reply.kernels, error=reply.error)
+            return Precompiled(kernels=reply.kernels, error=reply.error)
         except SandboxFailure as exc:
-            precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
+            return Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
         finally:
             if box is not None:
-                if precompiled is not None:
-                    precompiled.output = box.output_tail()  # before kill(), which removes the child's folder
                 box.kill()
-        return precompiled
 
     def _in_judge(self, source: str, cache: str | None, race: Race | None = None) -> EvalResult:
         try:
