@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_bias_gelu'
 spec sha256: a572e6499347dae63cd59f19079c59596e7bd4f04d6ea7c2986e5463c624f312
 hardware: h100
-made: 2026-11-25T15:27:14+00:00
+made: 2026-11-25T18:13:33+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2031 ms (IQR 0.0010), 1.05x eager, 1.04x torch.compile, 68% of roofline
+timings: median 0.2100 ms (IQR 0.0011), 0.99x eager, 0.99x torch.compile, 66% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -28,7 +28,7 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
     BLOCK_M: tl.constexpr = 128
     BLOCK_N: tl.constexpr = 256
     BLOCK_K: tl.constexpr = 64
-    GROUP_M: tl.constexpr = 8
+    GROUP_M: tl.constexpr = 4
     A_ROW_MAJOR: tl.constexpr = True
     B_ROW_MAJOR: tl.constexpr = False
     NUM_SMS: tl.constexpr = 132
@@ -81,23 +81,32 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
         xindex = _tmp_var3 + 4096 * _tmp_var0
         tmp0 = tl.load(in_ptr0 + tl.broadcast_to(_tmp_var3, [BLOCK_M, BLOCK_N]), _tmp_var6, eviction_policy='evict_last').to(tl.float32)
         tmp1 = acc + tmp0
-        epilogue_tmp0 = tmp1.to(out_ptr0.dtype.element_ty).to(tl.float32)
-        epilogue_tmp1 = epilogue_tmp0.to(tl.float32)
-        epilogue_tmp2 = tl.full([1], 0.5, tl.float32)
-        epilogue_tmp3 = epilogue_tmp1 * epilogue_tmp2
-        epilogue_tmp4 = epilogue_tmp1 * epilogue_tmp1
-        epilogue_tmp5 = epilogue_tmp4 * epilogue_tmp1
-        epilogue_tmp6 = tl.full([1], 0.044715, tl.float32)
-        epilogue_tmp7 = epilogue_tmp5 * epilogue_tmp6
-        epilogue_tmp8 = epilogue_tmp1 + epilogue_tmp7
-        epilogue_tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
-        epilogue_tmp10 = epilogue_tmp8 * epilogue_tmp9
-        epilogue_tmp11 = 1.0 - 2.0 / (1.0 + tl.exp2(2.885390081777927 * epilogue_tmp10))
-        epilogue_tmp12 = tl.full([1], 1.0, tl.float32)
-        epilogue_tmp13 = epilogue_tmp11 + epilogue_tmp12
-        epilogue_tmp14 = epilogue_tmp3 * epilogue_tmp13
-        epilogue_tmp15 = epilogue_tmp14.to(tl.float32)
-        tl.store(out_ptr0 + tl.broadcast_to(_tmp_var3 + 4096 * _tmp_var0, [BLOCK_M, BLOCK_N]), epilogue_tmp15, _tmp_var6)
+        tl.store(out_ptr0 + tl.broadcast_to(_tmp_var3 + 4096 * _tmp_var0, [BLOCK_M, BLOCK_N]), tmp1, _tmp_var6)
+
+@triton.jit
+def triton_poi_fused_gelu_1_s0(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):
+    xnumel = 16777216
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:]
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + x0, None).to(tl.float32)
+    tmp1 = tmp0.to(tl.float32)
+    tmp2 = tl.full([1], 0.5, tl.float32)
+    tmp3 = tmp1 * tmp2
+    tmp4 = tmp1 * tmp1
+    tmp5 = tmp4 * tmp1
+    tmp6 = tl.full([1], 0.044715, tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tmp1 + tmp7
+    tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
+    tmp10 = tmp8 * tmp9
+    tmp11 = (1.0 - 2.0 / (1.0 + tl.exp2(2.885390081777927 * (tmp10))))
+    tmp12 = tl.full([1], 1.0, tl.float32)
+    tmp13 = tmp11 + tmp12
+    tmp14 = tmp3 * tmp13
+    tmp15 = tmp14.to(tl.float32)
+    tl.store(in_out_ptr0 + x0, tmp15, None)
 
 @triton.jit
 def triton_tem_fused_addmm_gelu_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr1, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
@@ -212,7 +221,7 @@ class ModelNew(nn.Module):
         del arg2_1
         buf1 = buf0
         del buf0
-        # triton_poi_fused_gelu_1_s0: fused into triton_tem_fused_addmm_t_0_s0's store
+        triton_poi_fused_gelu_1_s0[(triton.cdiv(16777216, 2048), 1, 1)](buf1, 16777216, XBLOCK=2048, num_warps=4, num_stages=3)
         return buf1
 
     def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)

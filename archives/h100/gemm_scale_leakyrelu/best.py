@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_scale_leakyrelu'
 spec sha256: 02413ce0cded71bd78f63276f888ec53b5e72f07ec01f118de7d894361db3d3c
 hardware: h100
-made: 2026-11-25T12:57:37+00:00
+made: 2026-11-25T18:08:11+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1874 ms (IQR 0.0010), 1.08x eager, 1.03x torch.compile, 74% of roofline
+timings: median 0.1828 ms (IQR 0.0010), 1.09x eager, 1.05x torch.compile, 76% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -14,17 +14,12 @@ from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
 
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
-
-
 def _scratch(size: int, alignment: int, stream):
     return torch.empty(size, dtype=torch.int8, device="cuda")
 
 
 triton.set_allocator(_scratch)
 
-@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=4, num_stages=3), triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=8, num_stages=4)], key=[], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1, ws_ptr):
     EVEN_K: tl.constexpr = True
@@ -33,7 +28,7 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1
     BLOCK_M: tl.constexpr = 128
     BLOCK_N: tl.constexpr = 256
     BLOCK_K: tl.constexpr = 64
-    GROUP_M: tl.constexpr = 8
+    GROUP_M: tl.constexpr = 64
     A_ROW_MAJOR: tl.constexpr = True
     B_ROW_MAJOR: tl.constexpr = False
     NUM_SMS: tl.constexpr = 132
@@ -67,7 +62,7 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1
         rm = pid_m * BLOCK_M
         rn = pid_n * BLOCK_N
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC_TYPE)
-        for rk in tl.range(0, K, BLOCK_K):
+        for rk in tl.range(0, K, BLOCK_K, num_stages=4):
             a = tl.load_tensor_descriptor(a_desc, [rm, rk] if A_ROW_MAJOR else [rk, rm])
             b = tl.load_tensor_descriptor(b_desc, [rk, rn] if B_ROW_MAJOR else [rn, rk])
             if USE_FAST_ACCUM:
@@ -197,7 +192,7 @@ class ModelNew(nn.Module):
         arg2_1 = inputs[0]
         buf1 = torch.empty_strided((1024, 8192), (8192, 1), dtype=torch.float16, device=device)
         workspace_2 = torch.empty_strided((33792,), (1,), dtype=torch.uint8, device=device)
-        triton_tem_fused_addmm_leaky_relu_mul_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf1, workspace_2)
+        triton_tem_fused_addmm_leaky_relu_mul_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf1, workspace_2, num_warps=8, num_stages=4)
         del workspace_2
         del arg0_1
         del arg1_1
