@@ -288,14 +288,16 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
 
 def moves(source: str) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse."""
-    return list(_moves(source))
+    return [move for kind in _moves_by_kind(source) for move in kind]
 
 
 # Finding the moves walks the whole tree several times (milliseconds a kernel), and the same elite is a
 # parent again and again (and up to 20 times in a row while the loop redraws duplicates): the driver
 # kept one CPU core busy with these walks at a few hundred evaluators (benchmarks/driver_ceiling.py).
 @functools.lru_cache(maxsize=256)
-def _moves(source: str) -> tuple[Move, ...]:
+def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
+    """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
+    through exp2, epilogue fusion, autotuning), over every kernel not kept."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -303,21 +305,25 @@ def _moves(source: str) -> tuple[Move, ...]:
     if not _binds_tl(tree):
         return ()
     text = SourceText(source)
-    found: list[Move] = []
-    for kernel in _kernels(tree):
-        if is_kept(source, kernel):
-            continue
-        found += (_pipelining(text, kernel) + _eviction(text, kernel) + _grid_stride(text, tree, kernel)
-                  + _fast_tanh(text, kernel) + _fast_exp(text, kernel))
-    return tuple(found + fusions(source, tree) + autotunings(source, tree, text))
+    kernels = [k for k in _kernels(tree) if not is_kept(source, k)]
+    per_kernel = (functools.partial(_pipelining, text), functools.partial(_eviction, text),
+                  functools.partial(_grid_stride, text, tree), functools.partial(_fast_tanh, text),
+                  functools.partial(_fast_exp, text))
+    kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
+    kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text))]
+    return tuple(kind for kind in kinds if kind)
 
 
 def restructure(source: str, rng: random.Random) -> tuple[str, str] | None:
-    """``source`` with one structural move applied, and its label; None when none applies."""
-    available = moves(source)
-    if not available:
+    """``source`` with one structural move applied, and its label; None when none applies.
+
+    A kind of move is drawn first, then one of its moves: pipelining offers three stage counts for
+    every loop of every kernel, and drawn from all moves at once it would crowd out a kind that has
+    one move, such as the one epilogue fusion of a GEMM (benchmarks/README.md, 2026-11-25)."""
+    kinds = _moves_by_kind(source)
+    if not kinds:
         return None
-    move = rng.choice(available)
+    move = rng.choice(rng.choice(kinds))
     return move.apply(), move.label
 
 
