@@ -53,7 +53,24 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
         console.print(_build_line(build), style="dim", highlight=False)
     if result.memory is not None:
         console.print(memory_line(result), style="dim", highlight=False)
+    _print_output(console, result)
     console.print(_costs(result), style="dim")
+
+
+OUTPUT_LINES = 20  # of what the candidate's children printed, the lines a terminal shows (the result keeps 4 KiB)
+
+
+def _print_output(console: Console, result: EvalResult) -> None:
+    """The end of what the candidate printed, in its judge's child and in its CPU compile, if anything."""
+    precompiled = result.precompiled.output if result.precompiled else ""
+    for where, printed in (("while judged", result.output), ("while compiled ahead", precompiled)):
+        lines = printed.rstrip("\n").splitlines()
+        if not lines:
+            continue
+        shown = lines[-OUTPUT_LINES:]
+        more = f", its last {len(shown)} of {len(lines)} lines" if len(shown) < len(lines) else ""
+        console.print(f"the candidate printed {where}{more}:", style="bold")
+        console.print("\n".join(shown), style="dim", highlight=False, markup=False, soft_wrap=True)
 
 
 def _build_line(build: CudaBuild) -> str:

@@ -12,6 +12,12 @@ may send :class:`Progress` notes first, which move the request into a phase with
 deadline of its own (for example compile, then run). Nothing the child does can raise
 into the parent except as a :class:`SandboxFailure`. The child's side is
 :mod:`kernelevo.sandbox_child`.
+
+With ``capture_output`` the child writes its stdout and stderr (file descriptors 1 and 2,
+so C libraries and the processes it starts too) to :data:`OUTPUT_LOG` in its scratch
+folder instead of the parent's terminal, and :meth:`Sandbox.output_tail` reads the end of
+it: what untrusted code prints (its own prints, a CUDA assert, a compiler's crash dump of
+hundreds of lines) is kept with its result, and the search's terminal stays clean.
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+OUTPUT_LOG = "output.log"  # a capturing child's stdout and stderr together, in its scratch folder
+_KEPT_OUTPUT_BYTES = 64 << 10  # of a killed child's output, what outlives its scratch folder
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -80,6 +90,7 @@ class SandboxSetup:
     arg: Any
     limits: Limits
     scratch: str
+    capture_output: bool = False  # stdout and stderr to OUTPUT_LOG in ``scratch``
 
 
 @dataclass
@@ -99,11 +110,14 @@ class Sandbox:
     name: str = "sandbox"
     # False: the child gets ``env`` alone, not this process's environment as it is now
     inherit_env: bool = True
+    # True: the child's stdout and stderr go to OUTPUT_LOG in its scratch folder (see output_tail)
+    capture_output: bool = False
 
     def __post_init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._ready = False
+        self._kept_output: tuple[bytes, int] | None = None  # the end of the output and its size, once killed
         self.scratch = ""
         self.started_at = 0.0
         self.ready_after_s: float | None = None
@@ -126,7 +140,7 @@ class Sandbox:
         )
         child_sock.close()
         self._conn = Connection(parent_sock.detach())
-        self._conn.send(SandboxSetup(self.handler, self.arg, self.limits, self.scratch))
+        self._conn.send(SandboxSetup(self.handler, self.arg, self.limits, self.scratch, self.capture_output))
 
     @property
     def pid(self) -> int | None:
@@ -166,12 +180,16 @@ class Sandbox:
         self.ready_after_s = time.perf_counter() - self.started_at
 
     def kill(self) -> None:
-        """Kill the child and every process in its session; idempotent."""
+        """Kill the child and every process in its session; idempotent.
+
+        The scratch folder goes with it; the end of a captured output is kept (see :meth:`output_tail`).
+        """
         if not self._kill_process():
             return
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._keep_output()
         self._remove_scratch()
 
     def _kill_process(self) -> bool:
@@ -207,6 +225,30 @@ class Sandbox:
                 assert self._proc is not None
                 self._proc.wait(timeout=timeout_s)
         self.kill()
+
+    # -- output ----------------------------------------------------------------------------
+    def output_tail(self, max_bytes: int = 4096) -> str:
+        """The last ``max_bytes`` of what the child printed, stdout and stderr together; never raises.
+
+        "" when it printed nothing or ``capture_output`` is off. A tail that was cut starts with a
+        line such as ``[... 123456 bytes earlier]``, then the first whole line after the cut.
+        It works once the child has died. Read it before :meth:`kill`: that removes the scratch
+        folder the output is written to, and keeps only its last 64 KiB, so that the tail of a
+        child this sandbox killed itself (a timeout, a death) is not lost.
+        """
+        if not self.capture_output or not self.scratch or max_bytes <= 0:
+            return ""
+        try:
+            end, size = self._kept_output or _read_end(Path(self.scratch) / OUTPUT_LOG, max_bytes + 1)
+            return _tail_text(end, size, max_bytes)
+        except Exception as exc:  # a diagnostic: it must never cost the caller its result
+            log.debug("the output of %s could not be read: %r", self.name, exc)
+            return ""
+
+    def _keep_output(self) -> None:
+        """Keep the end of the output before the scratch folder goes (the first kill only: later ones find none)."""
+        if self.capture_output and self.scratch and self._kept_output is None:
+            self._kept_output = _read_end(Path(self.scratch) / OUTPUT_LOG, _KEPT_OUTPUT_BYTES + 1)
 
     def _remove_scratch(self) -> None:
         if self.scratch and Path(self.scratch).exists():
@@ -305,6 +347,33 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _read_end(path: Path, max_bytes: int) -> tuple[bytes, int]:
+    """The last ``max_bytes`` of ``path``, and its size; nothing when it cannot be read (never written, removed)."""
+    try:
+        with path.open("rb") as file:
+            size = file.seek(0, os.SEEK_END)
+            file.seek(max(0, size - max_bytes))
+            return file.read(max_bytes), size
+    except OSError:
+        return b"", 0
+
+
+def _tail_text(end: bytes, size: int, max_bytes: int) -> str:
+    """The last ``max_bytes`` of an output of ``size`` bytes that ends with ``end``, as text.
+
+    When cut, a partial first line is left out (unless the tail is all one line), after a line
+    that says how much came before.
+    """
+    tail = end[-max_bytes:]
+    if len(tail) >= size:
+        return tail.decode(errors="replace")
+    cut_inside_a_line = end[-len(tail) - 1:-len(tail)] != b"\n"  # the byte before the tail, when known
+    newline = tail.find(b"\n")
+    if cut_inside_a_line and 0 <= newline < len(tail) - 1:
+        tail = tail[newline + 1:]
+    return f"[... {size - len(tail)} bytes earlier]\n" + tail.decode(errors="replace")
 
 
 def describe_exit(code: int | None) -> str:

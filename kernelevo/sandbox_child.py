@@ -19,7 +19,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kernelevo.sandbox import HandlerError, Limits, SandboxSetup
+from kernelevo.sandbox import OUTPUT_LOG, HandlerError, Limits, SandboxSetup
 
 _PR_SET_PDEATHSIG = 1
 
@@ -40,6 +40,26 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def redirect_output(scratch: str) -> None:
+    """Send this process's stdout and stderr to :data:`~kernelevo.sandbox.OUTPUT_LOG` in ``scratch``.
+
+    File descriptors 1 and 2 themselves, not only ``sys.stdout``: CUDA's device printf and
+    asserts, Triton's compiler dumps and the processes this one starts write to them
+    directly. ``sys.stdout`` and ``sys.stderr`` keep writing to those descriptors, and unbuffered
+    (the parent sets ``PYTHONUNBUFFERED``), so a child killed mid-way has lost nothing it printed.
+    The file is under the child's own file-size limit.
+    """
+    for stream in (sys.stdout, sys.stderr):  # what the process printed before is not the handler's
+        with contextlib.suppress(Exception):
+            stream.flush()
+    fd = os.open(os.path.join(scratch, OUTPUT_LOG), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+    finally:
+        os.close(fd)
+
+
 def _build_handler(spec: str, arg: Any, conn: Connection) -> Any:
     module_name, _, class_name = spec.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
@@ -53,6 +73,8 @@ def child_main(fd: int, parent_pid: int) -> None:
     _apply_limits(setup.limits)
     if os.getppid() != parent_pid:  # the parent died before PDEATHSIG was armed
         os._exit(1)
+    if setup.capture_output:
+        redirect_output(setup.scratch)
     serve(conn, setup.handler, setup.arg)
 
 

@@ -9,10 +9,11 @@ A :class:`Zygote` is a sandbox that imports a handler's module and runs its ``pr
 and then only forks. It runs no candidate, no spec, and never touches CUDA (a process that
 has initialised CUDA cannot give it to a fork). Each child forked from it gets a session
 of its own (so killing it kills what it started), its own scratch folder as its working
-directory, its parent-death signal armed again, and then the same request loop as a
-started child (:func:`kernelevo.sandbox_child.serve`), which builds the handler. Nothing passes
-from one child to the next: each is a copy of the zygote, which no untrusted code has
-touched, and is killed after its candidate as before.
+directory (and, when asked, its stdout and stderr there: see
+:meth:`~kernelevo.sandbox.Sandbox.output_tail`), its parent-death signal armed again, and
+then the same request loop as a started child (:func:`kernelevo.sandbox_child.serve`),
+which builds the handler. Nothing passes from one child to the next: each is a copy of the
+zygote, which no untrusted code has touched, and is killed after its candidate as before.
 
 The parent side is a :class:`ForkServer` (the zygote's sandbox, used by one thread at a
 time) and a :class:`ForkedSandbox` per child: a :class:`~kernelevo.sandbox.Sandbox` whose
@@ -40,7 +41,7 @@ from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
 from kernelevo.sandbox import Sandbox, SandboxFailure
-from kernelevo.sandbox_child import die_with_parent, serve
+from kernelevo.sandbox_child import die_with_parent, redirect_output, serve
 
 FORK_TIMEOUT_S = 30.0  # a fork and its reply take milliseconds; the zygote's own start is waited for apart
 REAP_TIMEOUT_S = 10.0
@@ -67,6 +68,7 @@ class ZygoteSetup:
 @dataclass(frozen=True)
 class Fork:
     scratch: str  # the child's working folder (the parent made it, and removes it)
+    capture_output: bool = False  # the child's stdout and stderr to OUTPUT_LOG there, not the zygote's
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ class Zygote:
 
     def handle(self, request: Any) -> Any:
         if isinstance(request, Fork):
-            return self._fork(request.scratch)
+            return self._fork(request)
         if isinstance(request, Reap):
             return self._reap(request.pid)
         raise TypeError(f"unknown request {type(request).__name__}")
@@ -105,12 +107,12 @@ class Zygote:
             with sock:
                 send_handle(self.conn, sock.fileno(), os.getppid())
 
-    def _fork(self, scratch: str) -> Forked:
+    def _fork(self, request: Fork) -> Forked:
         parent_end, child_end = socket.socketpair()
         zygote = os.getpid()
         pid = os.fork()
         if pid == 0:  # never returns
-            _child(child_end, parent_end, self.conn, scratch, zygote, self.setup)
+            _child(child_end, parent_end, self.conn, request, zygote, self.setup)
         child_end.close()
         self._to_send = parent_end
         return Forked(pid)
@@ -131,18 +133,20 @@ class Zygote:
             time.sleep(0.005)
 
 
-def _child(sock: socket.socket, other: socket.socket, zygote_conn: Connection, scratch: str, zygote: int,
+def _child(sock: socket.socket, other: socket.socket, zygote_conn: Connection, request: Fork, zygote: int,
            setup: ZygoteSetup) -> None:
-    """The forked child: its own session and folder, then the handler's request loop; it never returns."""
+    """The forked child: its own session, folder and output, then the handler's request loop; it never returns."""
     code = 0
     try:
         other.close()
         zygote_conn.close()  # the zygote's link to the parent is not this child's
         os.setsid()
-        os.chdir(scratch)
+        os.chdir(request.scratch)
         die_with_parent()
         if os.getppid() != zygote:  # the zygote died before the signal was armed
             os._exit(1)
+        if request.capture_output:  # else it prints where the zygote does
+            redirect_output(request.scratch)
         serve(Connection(sock.detach()), setup.handler, setup.arg)
     except BaseException:  # nothing may unwind into the zygote's own loop
         code = 1
@@ -177,11 +181,15 @@ class ForkServer:
     def alive(self) -> bool:
         return self.sandbox.alive()
 
-    def fork(self, scratch: str) -> tuple[int, int]:
-        """A new child working in ``scratch``: its pid, and the parent's end of its connection (a file descriptor)."""
+    def fork(self, scratch: str, *, capture_output: bool = False) -> tuple[int, int]:
+        """A new child working in ``scratch``: its pid, and the parent's end of its connection (a file descriptor).
+
+        ``capture_output``: the child's stdout and stderr go to OUTPUT_LOG in ``scratch`` (see Sandbox.output_tail).
+        """
         with self._lock:
             try:
-                reply = self.sandbox.call(Fork(scratch), {"*": FORK_TIMEOUT_S, "start": self.start_timeout_s})
+                reply = self.sandbox.call(Fork(scratch, capture_output),
+                                          {"*": FORK_TIMEOUT_S, "start": self.start_timeout_s})
                 conn = self.sandbox.connection
                 if not isinstance(reply, Forked) or conn is None:
                     raise SandboxFailure("start", f"the fork server answered {reply!r}")
@@ -207,8 +215,9 @@ class ForkServer:
 class ForkedSandbox(Sandbox):
     """A sandbox whose process is forked by ``server`` (a :class:`ForkServer`)."""
 
-    def __init__(self, server: ForkServer, *, name: str = "sandbox", scratch_root: str | None = None) -> None:
-        super().__init__(handler="", name=name, scratch_root=scratch_root)
+    def __init__(self, server: ForkServer, *, name: str = "sandbox", scratch_root: str | None = None,
+                 capture_output: bool = False) -> None:
+        super().__init__(handler="", name=name, scratch_root=scratch_root, capture_output=capture_output)
         self.server = server
         self._pid: int | None = None
         self._pidfd: int | None = None
@@ -220,7 +229,7 @@ class ForkedSandbox(Sandbox):
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
         self.started_at = time.perf_counter()
         try:
-            pid, fd = self.server.fork(self.scratch)
+            pid, fd = self.server.fork(self.scratch, capture_output=self.capture_output)
         except SandboxFailure:
             self._remove_scratch()
             raise

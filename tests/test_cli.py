@@ -31,6 +31,16 @@ def test_eval_rejected_kernel_is_readable(tmp_path: Path) -> None:
     assert "REJECTED" in done.stdout and "wrong_dtype" in done.stdout
 
 
+def test_what_a_kernel_prints_is_shown_with_its_verdict_not_mixed_into_the_output(tmp_path: Path) -> None:
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text((GELU / "seed.py").read_text().replace(
+        "return out", "print('kernel says hello', flush=True)\n        return out.double()"))
+    done = kernelevo("eval", str(GELU / "spec.py"), str(noisy))
+    assert done.returncode == 1 and "wrong_dtype" in done.stdout
+    verdict, _, shown = done.stdout.partition("the candidate printed while judged")
+    assert "kernel says hello" in shown and "kernel says hello" not in verdict + done.stderr
+
+
 def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
     missing = kernelevo("eval", str(GELU / "spec.py"), str(tmp_path / "none.py"))
     assert missing.returncode == 2 and "not found" in missing.stderr and "Traceback" not in missing.stderr

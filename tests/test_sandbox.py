@@ -1,20 +1,22 @@
-"""Isolated children, started or forked: replies, errors, deadlines per phase, deaths, process groups, limits."""
+"""Isolated children, started or forked: replies, errors, deadlines per phase, deaths, process groups, limits,
+and what they print."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure, describe_exit
-from kernelevo.zygote import ForkedSandbox
+from kernelevo.sandbox import OUTPUT_LOG, Limits, Sandbox, SandboxFailure, describe_exit
+from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
 TESTS = str(Path(__file__).parent)
 ENV = {"PYTHONPATH": os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")])}
@@ -161,3 +163,96 @@ def test_describe_exit() -> None:
     assert describe_exit(0) == "exit status 0"
     assert describe_exit(-9) == "killed by SIGKILL"
     assert describe_exit(None) == "exit status unknown"
+
+
+# -- what children print -----------------------------------------------------------------------
+# Each test starts its children (and fork server) itself: a child prints where its descriptors pointed
+# when it was started, so only one started while capfd captures shows what would reach the terminal.
+
+
+@pytest.fixture(params=["started", "forked"])
+def printer(request: pytest.FixtureRequest) -> Iterator[Callable[..., Sandbox]]:
+    """Makes started sandboxes of tests/output_handlers.py's Printer, or forks them from a zygote of their own."""
+    boxes: list[Sandbox] = []
+    servers: list[ForkServer] = []
+
+    def make(*, capture_output: bool = True) -> Sandbox:
+        if request.param == "forked":
+            if not servers:
+                zygote = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("output_handlers:Printer", None), env=ENV,
+                                 name="zygote")
+                zygote.start()
+                servers.append(ForkServer(zygote))
+            box: Sandbox = ForkedSandbox(servers[0], name="test", capture_output=capture_output)
+        else:
+            box = Sandbox("output_handlers:Printer", None, env=ENV, name="test", capture_output=capture_output)
+        box.start()
+        boxes.append(box)
+        return box
+
+    yield make
+    for box in boxes:
+        box.kill()
+    for server in servers:
+        server.kill()
+
+
+def test_what_a_child_prints_is_kept_off_the_terminal(printer: Callable[..., Sandbox],
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    box = printer()
+    assert box.call(("print", "kept"), {"*": 30}) == "printed"
+    tail = box.output_tail()
+    for way in ("on stdout", "on stderr", "through fd 1", "from a grandchild"):
+        assert f"kept {way}\n" in tail
+    out, err = capfd.readouterr()
+    assert "kept" not in out + err
+
+
+def test_without_capture_a_child_prints_to_the_terminal_and_has_no_tail(
+        printer: Callable[..., Sandbox], capfd: pytest.CaptureFixture[str]) -> None:
+    box = printer(capture_output=False)
+    assert box.call(("print", "shown"), {"*": 30}) == "printed"
+    assert box.output_tail() == ""
+    out, err = capfd.readouterr()  # so the test above sees the terminal it claims to keep clean
+    assert "shown on stdout" in out and "shown on stderr" in err and "shown from a grandchild" in out
+
+
+def test_a_child_that_printed_nothing_has_an_empty_tail(printer: Callable[..., Sandbox]) -> None:
+    box = printer()
+    assert box.call(("nothing", None), {"*": 30}) == "quiet"
+    assert box.output_tail() == ""
+
+
+def test_a_long_output_is_cut_at_a_whole_line_after_saying_how_much_came_before(
+        printer: Callable[..., Sandbox]) -> None:
+    box = printer()
+    box.call(("lines", 20_000), {"*": 60})
+    printed = "".join(f"line {i}\n" for i in range(20_000))
+    tail = box.output_tail(1000)
+    note, rest = tail.split("\n", 1)
+    match = re.fullmatch(r"\[\.\.\. (\d+) bytes earlier\]", note)
+    assert match, note
+    assert printed.endswith(rest) and rest.startswith("line ") and rest.endswith("line 19999\n")
+    assert len(rest) <= 1000 and int(match.group(1)) + len(rest) == len(printed)
+    assert f"\n{rest}" in printed  # it starts at a whole line
+    assert box.output_tail() == box.output_tail(4096) and len(box.output_tail()) < 4096 + len(note) + 1
+
+
+def test_the_tail_outlives_a_child_killed_on_its_deadline(printer: Callable[..., Sandbox]) -> None:
+    box = printer()
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("print_then_sleep", "last words"), {"*": 2})
+    assert info.value.kind == "timeout"
+    assert not Path(box.scratch).exists()  # killed, its folder removed, its output's end kept
+    assert box.output_tail() == "last words\n"
+    box.kill()
+    assert box.output_tail() == "last words\n"
+
+
+def test_a_tail_is_never_an_exception(tmp_path: Path) -> None:
+    never_started = Sandbox("output_handlers:Printer", None, env=ENV, capture_output=True)
+    assert never_started.output_tail() == ""
+    unreadable = Sandbox("output_handlers:Printer", None, env=ENV, capture_output=True)
+    unreadable.scratch = str(tmp_path)
+    (tmp_path / OUTPUT_LOG).mkdir()  # a folder where the output should be
+    assert unreadable.output_tail() == ""

@@ -29,33 +29,40 @@ class ChildPool:
     ready in milliseconds, and the host's cores are not spent on its imports. Should the
     fork server fail to start, or the system lack pidfds (Linux before 5.3), children are
     started as new processes.
+
+    With ``capture_output``, each child's stdout and stderr go to a file in its scratch folder
+    (:meth:`~kernelevo.sandbox.Sandbox.output_tail`), not the terminal; the fork server's own do not.
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
                  warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True,
-                 name: str = "candidate", scratch_root: str | None = None, fork: bool = False) -> None:
+                 name: str = "candidate", scratch_root: str | None = None, fork: bool = False,
+                 capture_output: bool = False) -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
         self.inherit_env, self.name, self.scratch_root = inherit_env, name, scratch_root
+        self.capture_output = capture_output
         self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
         self.ready: list[Sandbox] = []
         self._warming: Sandbox | None = None  # sent the warm request, its answer not yet read
         self._warm: set[int] = set()  # ids of ready children already warm
         self.zygote: ForkServer | None = None
         if fork and fork_supported():  # elsewhere children are started as new processes
-            server = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote")
+            server = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote",
+                                   capture_output=False)  # it runs no untrusted code; its failures are ours
             server.start()
             self.zygote = ForkServer(server, start_timeout_s)
 
-    def _sandbox(self, handler: str, arg: Any, name: str) -> Sandbox:
+    def _sandbox(self, handler: str, arg: Any, name: str, *, capture_output: bool) -> Sandbox:
         return Sandbox(handler, arg, env=self.env, limits=self.limits, name=name, inherit_env=self.inherit_env,
-                       scratch_root=self.scratch_root)
+                       scratch_root=self.scratch_root, capture_output=capture_output)
 
     def _start_one(self, *, block: bool) -> bool:
         """Start (or fork) one more child; False when ``block`` is off and the fork server is still starting."""
         if self.zygote is not None:
             if not block and not self.zygote.is_ready() and self.zygote.alive():
                 return False
-            box: Sandbox = ForkedSandbox(self.zygote, name=self.name, scratch_root=self.scratch_root)
+            box: Sandbox = ForkedSandbox(self.zygote, name=self.name, scratch_root=self.scratch_root,
+                                         capture_output=self.capture_output)
             try:
                 box.start()
                 self.ready.append(box)
@@ -65,7 +72,7 @@ class ChildPool:
                             self.name, exc.message)
                 self.zygote.kill()
                 self.zygote = None
-        box = self._sandbox(self.handler, self.arg, self.name)
+        box = self._sandbox(self.handler, self.arg, self.name, capture_output=self.capture_output)
         box.start()
         self.ready.append(box)
         return True

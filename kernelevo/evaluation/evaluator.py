@@ -170,12 +170,13 @@ class Evaluator:
         # torch thread: its CPU work is a wrapper's small tensor ops; the cores go to compiling.
         env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
         setup = PrecompileSetup(self.spec, threads=self.options.compile_threads())
+        # They run the candidate's wrapper: what it prints goes with its result (Precompiled.output).
         with self._precompile_lock:
             self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
                                            start_timeout_s=self.options.start_timeout_s, name="precompile",
-                                           fork=self.options.fork_children)
+                                           fork=self.options.fork_children, capture_output=True)
             self._precompilers.fill()
 
     def close(self) -> None:
@@ -321,7 +322,7 @@ class Evaluator:
         """Compile ``source``'s kernels into ``cache`` on the CPU; never raises (the GPU child compiles then)."""
         if cache is None or self._precompilers is None:
             return None
-        box = None
+        box, precompiled = None, None
         try:
             with self._precompile_lock:
                 box, _ = self._precompilers.take()
@@ -331,12 +332,15 @@ class Evaluator:
                 return None
             reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache, target),
                                               {"*": self.options.compile_timeout_s})
-            return Precompiled(kernels=reply.kernels, error=reply.error)
+            precompiled = Precompiled(kernels=reply.kernels, error=reply.error)
         except SandboxFailure as exc:
-            return Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
+            precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
         finally:
             if box is not None:
+                if precompiled is not None:
+                    precompiled.output = box.output_tail()  # before kill(), which removes the child's folder
                 box.kill()
+        return precompiled
 
     def _in_judge(self, source: str, cache: str | None, race: Race | None = None) -> EvalResult:
         try:

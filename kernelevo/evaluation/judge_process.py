@@ -30,6 +30,7 @@ class Children:
         if setup.runtime_cache:
             child_env["TRITON_CACHE_DIR"] = setup.runtime_cache
         # On a GPU the judge sets the Warm request's memory limit once it has planned the memory.
+        # Both pools run the candidate's code: what it prints goes with its result, not to the terminal.
         self.model_seed = fresh_seed()  # the judge's: the children build its references ahead with it
         self.candidates = ChildPool("kernelevo.evaluation.candidate_child:CandidateRunner",
                                     ChildSetup(setup.spec, device, list(options.allowed_torch_ops),
@@ -37,14 +38,14 @@ class Children:
                                                setup.spec.correctness_variants(gpu=gpu), self.model_seed),
                                     env=child_env, inherit_env=False, spare=spare, limits=limits,
                                     warm_request=Warm() if gpu else None, start_timeout_s=options.start_timeout_s,
-                                    scratch_root=scratch_root, fork=options.fork_children)
+                                    scratch_root=scratch_root, fork=options.fork_children, capture_output=True)
         # Without a GPU nothing is compiled; a second child, without the interpreter, compiles for sm_90.
         self.aot: ChildPool | None = None
         if not gpu and options.aot_metadata:
             self.aot = ChildPool("kernelevo.evaluation.aot:AotCompiler", None,
                                  env={**start_env, **sandbox_env(gpu=True)}, inherit_env=False, spare=spare,
                                  limits=limits, start_timeout_s=options.start_timeout_s, name="aot",
-                                 scratch_root=scratch_root)
+                                 scratch_root=scratch_root, capture_output=True)
         if spare:
             self.candidates.fill()
             if self.aot:

@@ -43,6 +43,8 @@ from kernelevo.utils.tensors import equal
 if TYPE_CHECKING:
     from kernelevo.evaluation.judge import Judge
 
+AOT_OUTPUT_HEADER = "[ahead-of-time compile]"  # in EvalResult.output, before what the AOT compiler printed
+
 _TRIALS = {
     "fresh": "fresh inputs",
     "address_reuse": "the same input buffers refilled with new values",
@@ -82,6 +84,8 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, 
     finally:
         with _part(result, "cleanup"):
             if child is not None:
+                # before kill(), which removes the child's folder; the ahead-of-time compile's output goes after
+                result.output = _joined(child.output_tail(), result.output)
                 child.kill()
             if result.memory is not None:
                 result.memory.judge_peak_bytes = torch.cuda.max_memory_reserved(judge.device)
@@ -89,6 +93,11 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, 
         result.costs.child_start_s = waited
         result.costs.total_s = time.perf_counter() - started
     return result
+
+
+def _joined(*outputs: str) -> str:
+    """Children's output tails, one after the other (those that printed nothing left out)."""
+    return "\n".join(output.rstrip("\n") for output in outputs if output)
 
 
 @contextmanager
@@ -244,6 +253,9 @@ class _Stages:
         except SandboxFailure as exc:
             return [k.model_copy(update={"error": f"ahead-of-time compile failed: {exc.message}"}) for k in launches]
         finally:
+            printed = box.output_tail()  # before kill(), which removes the child's folder
+            if printed:
+                self.result.output = _joined(self.result.output, f"{AOT_OUTPUT_HEADER}\n{printed}")
             box.kill()
 
     # -- timing --------------------------------------------------------------------------------

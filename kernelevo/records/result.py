@@ -217,6 +217,7 @@ class Precompiled(BaseModel):
     error: str | None = None  # why the candidate's wrapper could not run without a GPU
     timed_out: bool = False  # the compile ran past the compile limit (the candidate is rejected for it)
     compiled_on_gpu: int = 0  # kernels the GPU child still had to compile (0: all came from the cache)
+    output: str = ""  # the tail of what the precompiler's child printed, stdout and stderr together
 
 
 class EvalResult(BaseModel):
@@ -249,6 +250,9 @@ class EvalResult(BaseModel):
     precompiled: Precompiled | None = None
     memory: MemoryUse | None = None  # GPU only
     baselines_cached: bool = False  # the eager and torch.compile timings came from the disk cache
+    # the tail of what the candidate's child printed, stdout and stderr together (its own prints, CUDA
+    # asserts, compiler dumps), then under "[ahead-of-time compile]" that of the CPU's sm_90 compile
+    output: str = ""
 
     @property
     def ok(self) -> bool:

@@ -119,3 +119,19 @@ def test_descriptors_asked_for_are_measured_with_a_correct_result_only(evaluator
     assert result.measures is not None and result.measures["registers"] > 0  # from the kernel's compile metadata
     assert not wrong.ok and wrong.measures is None
     assert evaluator.evaluate(seed).measures is None  # not asked
+
+
+def test_what_the_candidate_prints_goes_with_its_result_not_to_the_terminal(
+        gelu, seed: str, capfd: pytest.CaptureFixture[str]) -> None:
+    # a judge of its own, started while capfd captures: its children print where it did
+    loud = seed.replace("\n\nclass ModelNew", '\n\nprint("KERNELEVO-MARKER at import")\n\n\nclass ModelNew', 1)
+    loud = loud.replace("        x = x.contiguous()\n",
+                        '        print("KERNELEVO-MARKER in forward")\n        x = x.contiguous()\n', 1)
+    assert loud.count("KERNELEVO-MARKER") == 2
+    result = evaluate(gelu, loud, OPTIONS)
+    assert result.ok, result.message
+    candidate, _, ahead = result.output.partition("[ahead-of-time compile]\n")
+    assert "KERNELEVO-MARKER at import\n" in candidate and "KERNELEVO-MARKER in forward\n" in candidate
+    assert "KERNELEVO-MARKER at import" in ahead  # the sm_90 compile imports the candidate again
+    out, err = capfd.readouterr()
+    assert "KERNELEVO-MARKER" not in out + err

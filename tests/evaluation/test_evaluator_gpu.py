@@ -103,3 +103,21 @@ def test_a_candidate_clearly_slower_than_its_cells_elite_stops_timing_early(exam
     assert raced.kernel.median_ms > 0.8 * full.kernel.median_ms  # fewer samples, the same kernel
     assert timed.ok and timed.kernel is not None and not timed.kernel.raced
     assert timed.kernel.repetitions >= full.kernel.repetitions / 2
+
+
+def test_what_a_kernel_prints_on_the_gpu_is_kept_with_its_result_not_on_the_terminal(
+        examples_dir: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """CUDA's device printf writes to the child's file descriptor 1 when the GPU synchronises, past Python."""
+    spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
+    seed = (examples_dir / "gelu" / "seed.py").read_text()
+    noisy = seed.replace("    mask = offsets < n_elements\n", "    mask = offsets < n_elements\n"
+                         "    if pid == 0:\n        tl.device_print(\"gelu block\", pid)\n")
+    noisy = noisy.replace("        return out", "        print('wrapper says hi')\n        return out")
+    assert noisy.count("gelu block") == 1 and noisy.count("wrapper says hi") == 1
+    with Evaluator(spec, EvalOptions(device="cuda")) as evaluator:
+        result = evaluator.evaluate(noisy)
+    assert result.ok, result.message
+    assert "gelu block" in result.output
+    assert result.precompiled is not None and "wrapper says hi" in result.precompiled.output
+    printed = capfd.readouterr()
+    assert "gelu block" not in printed.out + printed.err and "wrapper says hi" not in printed.out + printed.err
