@@ -39,6 +39,8 @@ def test_what_a_kernel_prints_is_shown_with_its_verdict_not_mixed_into_the_outpu
     assert done.returncode == 1 and "wrong_dtype" in done.stdout
     verdict, _, shown = done.stdout.partition("the candidate printed while judged")
     assert "kernel says hello" in shown and "kernel says hello" not in verdict + done.stderr
+    as_json = kernelevo("eval", str(GELU / "spec.py"), str(noisy), "--json")
+    assert "kernel says hello" in json.loads(as_json.stdout)["output"]  # the JSON is not broken by the print
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:

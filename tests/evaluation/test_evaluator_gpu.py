@@ -110,9 +110,11 @@ def test_what_a_kernel_prints_on_the_gpu_is_kept_with_its_result_not_on_the_term
     """CUDA's device printf writes to the child's file descriptor 1 when the GPU synchronises, past Python."""
     spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
     seed = (examples_dir / "gelu" / "seed.py").read_text()
+    # printf only at the correctness variants' sizes: in the timed kernel, the driver's flush of the printf
+    # buffer at each synchronisation is work outside the timed region that the judge's wall-time check sees
     noisy = seed.replace("    mask = offsets < n_elements\n", "    mask = offsets < n_elements\n"
-                         "    if pid == 0:\n        tl.device_print(\"gelu block\", pid)\n")
-    noisy = noisy.replace("        return out", "        print('wrapper says hi')\n        return out")
+                         "    if pid == 0 and n_elements < 100_000:\n        tl.device_print(\"gelu block\", pid)\n")
+    noisy = noisy.replace("class ModelNew", "print('wrapper says hi')  # at import: once per child\n\n\nclass ModelNew")
     assert noisy.count("gelu block") == 1 and noisy.count("wrapper says hi") == 1
     with Evaluator(spec, EvalOptions(device="cuda")) as evaluator:
         result = evaluator.evaluate(noisy)
