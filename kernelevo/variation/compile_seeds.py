@@ -3,16 +3,19 @@
 :func:`inductor_seeds` captures inductor's modules for a spec in one isolated child
 (:mod:`kernelevo.variation.inductor_capture`) and converts each into a standalone candidate
 (:mod:`kernelevo.variation.inductor_seed`): the default seeds, then one per structure of
-:data:`STRUCTURES` that changes inductor's kernels at the timed sizes.
+:data:`STRUCTURES` that changes inductor's kernels at the timed sizes. :func:`seeds_from_compile`
+adds each one's epilogue fusions (:func:`fused_seeds`).
 """
 
 from __future__ import annotations
 
+import ast
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.inductor_capture import Capture, CaptureError, Capturer
 from kernelevo.variation.inductor_seed import ConversionError, to_candidate
 
@@ -119,12 +122,28 @@ def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] |
     return InductorSeeds(seeds, skipped, captures)
 
 
+def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each seed whose in-place elementwise kernel can run in the store of the kernel before it, so
+    fused (:mod:`kernelevo.variation.fuse_epilogue`): one launch and one pass over the output fewer.
+
+    A search would find the fusion as a structural move, but only if it drew it: the persistent TMA
+    GEMM's GELU was fused in one 3-minute search on an H100 (1.037x torch.compile) and never in the
+    next (0.985x, benchmarks/README.md, 2026-11-25). As a seed it is judged in every run."""
+    found = []
+    for name, source in seeds:
+        for i, move in enumerate(fusions(source, ast.parse(source))):
+            found.append((f"{name}-fused-epilogue" + (f"-{i + 1}" if i else ""), move.apply()))
+    return found
+
+
 def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
-    """(name, source) of every candidate :func:`inductor_seeds` makes, the structures' skips logged."""
+    """(name, source) of every candidate :func:`inductor_seeds` makes and of their :func:`fused_seeds`,
+    the structures' skips logged."""
     found = inductor_seeds(spec, device)
     for name, why in found.skipped.items():
         log.info("No %s seed from torch.compile for %s: %s", name, spec.name, why)
-    return found.seeds
+    return found.seeds + fused_seeds(found.seeds)
 
 
-__all__ = ["STRUCTURES", "InductorSeeds", "Structure", "capture_for_seed", "inductor_seeds", "seeds_from_compile"]
+__all__ = ["STRUCTURES", "InductorSeeds", "Structure", "capture_for_seed", "fused_seeds", "inductor_seeds",
+           "seeds_from_compile"]

@@ -11,6 +11,7 @@ import pytest
 from kernelevo.archive.descriptors import compute_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.spec import read_spec
+from kernelevo.variation.compile_seeds import fused_seeds
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.restructure import moves
 
@@ -154,3 +155,12 @@ def test_on_a_gpu_inductors_persistent_tma_gemm_with_its_gelu_fused_is_correct()
                    EvalOptions(baselines=["eager"])) as evaluator:
         result = evaluator.evaluate(fused[0])
     assert result.correct, (result.error, result.message)
+
+
+def test_a_seed_whose_epilogue_can_be_fused_is_seeded_fused_too() -> None:
+    """torch.compile's persistent TMA GEMM launches its GELU after it: the search starts from both."""
+    gemm = (ROOT / "tests" / "variation" / "gpu_kernels" / "gemm_bias_gelu_persistent_tma.py").read_text()
+    gelu = (ROOT / "examples" / "gelu" / "seed.py").read_text()  # one kernel: nothing to fuse
+    found = fused_seeds([("gemm_bias_gelu-torch-compile-persistent-tma-matmul", gemm), ("gelu", gelu)])
+    assert [name for name, _ in found] == ["gemm_bias_gelu-torch-compile-persistent-tma-matmul-fused-epilogue"]
+    assert found[0][1] == fusions(gemm, ast.parse(gemm))[0].apply()
