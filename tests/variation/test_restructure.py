@@ -203,14 +203,15 @@ def test_a_libdevice_tanh_goes_through_exp2_and_computes_the_same() -> None:
 
 def test_a_libdevice_exp_goes_through_exp2_and_computes_the_same(tmp_path: Path) -> None:
     """Inductor's cross-entropy with its exp as an ex2; the loss on the interpreter as before. The
-    online-softmax kernel that a search exported calls libdevice's exp in one helper: that helper moves."""
+    online-softmax kernel that a search exported (an H100's best before this move, kept in gpu_kernels/)
+    calls libdevice's exp in one helper: that helper moves."""
     seed = to_candidate(Capture.from_json((HERE / "inductor_captures" / "cross_entropy.json").read_text()))
     fast = [m for m in moves(seed) if m.label.endswith("exp through exp2")]
     assert len(fast) == 1
     source = fast[0].apply()
     assert "libdevice.exp(" in seed and "libdevice.exp(" not in source and "tl.exp2(1.4426950408889634 * (" in source
     assert not any(m.label.endswith("exp through exp2") for m in moves(source))  # nothing left to move
-    online = (ROOT / "archives" / "h100" / "cross_entropy" / "best.py").read_text()
+    online = (HERE / "gpu_kernels" / "cross_entropy_online_softmax.py").read_text()
     assert [m.label for m in moves(online) if m.label.endswith("through exp2")] == ["exp: exp through exp2"]
     # the suite's spec with two and three rows: the interpreter runs inductor's max (a tl.reduce over its own
     # combine function) one element at a time, about 1.5 s a row of 2048
@@ -231,7 +232,7 @@ def test_a_libdevice_exp_goes_through_exp2_and_computes_the_same(tmp_path: Path)
 @pytest.mark.gpu
 def test_on_a_gpu_the_exported_cross_entropy_with_its_exp_through_exp2_is_correct() -> None:
     """At the suite's size, where hardware ex2 (not the interpreter's numpy) computes the exps."""
-    online = (ROOT / "archives" / "h100" / "cross_entropy" / "best.py").read_text()
+    online = (HERE / "gpu_kernels" / "cross_entropy_online_softmax.py").read_text()
     fast = next(m for m in moves(online) if m.label.endswith("exp through exp2")).apply()
     with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "cross_entropy.py")),
                    EvalOptions(baselines=["eager"])) as evaluator:
