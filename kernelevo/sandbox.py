@@ -232,9 +232,9 @@ class Sandbox:
 
         "" when it printed nothing or ``capture_output`` is off. A tail that was cut starts with a
         line such as ``[... 123456 bytes earlier]``, then the first whole line after the cut.
-        It works once the child has died. Read it before :meth:`kill`: that removes the scratch
-        folder the output is written to, and keeps only its last 64 KiB, so that the tail of a
-        child this sandbox killed itself (a timeout, a death) is not lost.
+        It works once the child has died, and after :meth:`kill`: that removes the scratch folder
+        the output is written to but keeps its last 64 KiB first (read once, there), so the tail
+        of a child this sandbox killed itself (a timeout, a death) is not lost either.
         """
         if not self.capture_output or not self.scratch or max_bytes <= 0:
             return ""

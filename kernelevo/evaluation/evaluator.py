@@ -338,7 +338,7 @@ class Evaluator:
         finally:
             if box is not None:
                 if precompiled is not None:
-                    precompiled.output = box.output_tail()  # before kill(), which removes the child's folder
+                    precompiled.output = box.output_tail()
                 box.kill()
         return precompiled
 

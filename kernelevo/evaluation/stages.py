@@ -84,7 +84,7 @@ def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, 
     finally:
         with _part(result, "cleanup"):
             if child is not None:
-                # before kill(), which removes the child's folder; the ahead-of-time compile's output goes after
+                # the ahead-of-time compile's output (already in result.output) goes after the child's
                 result.output = _joined(child.output_tail(), result.output)
                 child.kill()
             if result.memory is not None:
@@ -253,7 +253,7 @@ class _Stages:
         except SandboxFailure as exc:
             return [k.model_copy(update={"error": f"ahead-of-time compile failed: {exc.message}"}) for k in launches]
         finally:
-            printed = box.output_tail()  # before kill(), which removes the child's folder
+            printed = box.output_tail()
             if printed:
                 self.result.output = _joined(self.result.output, f"{AOT_OUTPUT_HEADER}\n{printed}")
             box.kill()
