@@ -38,6 +38,9 @@ from kernelevo.variation.tunable import Link, Tunable
 
 NOT_LINKED = ("num_warps", "num_stages")  # never in a grid: a cdiv by 4 is not the warp count
 BLOCK_NAME = re.compile(r"^[XYZ]BLOCK$|^BLOCK")  # a grid axis's block: inductor's XBLOCK, people's BLOCK_SIZE
+# inductor names each axis twice: its size (``xnumel``, ``r0_numel``) and its block (``XBLOCK``, ``R0_BLOCK``)
+AXIS_SIZE = re.compile(r"(?:^|_)([xyz]|r\d*)_?numel$")
+AXIS_BLOCK = re.compile(r"^([XYZ]|R\d*)_?BLOCK$")
 
 
 def is_tunable_name(name: str) -> bool:
@@ -57,6 +60,12 @@ def int_value(node: ast.AST) -> int:
 def find_tunables(source: str) -> tuple[Tunable, ...]:
     kept = kept_lines(source)
     return tuple(t for t in HostReader(ast.parse(source)).tunables() if t.line not in kept)
+
+
+def _size_axis(size: ast.expr) -> str | None:
+    """The inductor axis a size names (``triton_red_fused_sum_0_xnumel``: ``x``, ``r0_numel``: ``r0``), if any."""
+    match = AXIS_SIZE.search(ast.unparse(size))
+    return match.group(1) if match else None
 
 
 def kernel_tiles(kernel: ast.FunctionDef) -> dict[str, ast.Constant]:
@@ -79,7 +88,7 @@ class HostReader:
         self.launches: list[ast.Call] = []
         self.launch_values: dict[int, list[ast.Constant]] = {}  # id(launch) -> literals its keywords read
         self.defaults: dict[str, list[tuple[str, ast.Constant]]] = {}  # kernel -> its constexpr defaults
-        self._partners_by_scope: dict[int, list[tuple[ast.Constant, int]]] | None = None
+        self._partners_by_scope: dict[int, list[tuple[ast.Constant, int, str | None]]] | None = None
 
     def _index(self, tree: ast.Module) -> None:
         """One pass over the tree: host nodes in source order, each with its function (a mutant is
@@ -237,23 +246,27 @@ class HostReader:
                     self.add(default, name, "constexpr_default")
 
     # -- what moves together -------------------------------------------------------------------
-    def _partners(self, scope: int) -> list[tuple[ast.Constant, int]]:
-        """Literals in a function's cdiv and floor divisions: (literal, what to add to the block size)."""
+    def _partners(self, scope: int) -> list[tuple[ast.Constant, int, str | None]]:
+        """Literals in a function's cdiv and floor divisions: (literal, what to add to the block size, the
+        inductor axis whose size it divides, if it names one)."""
         if self._partners_by_scope is None:
             self._partners_by_scope = {}
             for node in self.host_nodes:
                 found = self._partners_by_scope.setdefault(self._scope_id(node), [])
                 if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("cdiv") and len(node.args) == 2 \
                         and is_int_literal(node.args[1]):
-                    found.append((node.args[1], 0))  # type: ignore[arg-type]
+                    found.append((node.args[1], 0, _size_axis(node.args[0])))  # type: ignore[arg-type]
                 elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and is_int_literal(node.right):
                     assert isinstance(node.right, ast.Constant)
-                    found.append((node.right, 0))
                     left = node.left
                     if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and is_int_literal(left.right):
                         assert isinstance(left.right, ast.Constant)
+                        axis = _size_axis(left.left)  # (n + 127) // 128
+                        found.append((node.right, 0, axis))
                         if int_value(left.right) == int_value(node.right) - 1:
-                            found.append((left.right, -1))
+                            found.append((left.right, -1, axis))
+                    else:
+                        found.append((node.right, 0, _size_axis(left)))
         return self._partners_by_scope.get(scope, [])
 
     def _links(self) -> dict[int, list[tuple[ast.Constant, int]]]:
@@ -267,10 +280,17 @@ class HostReader:
         leader: dict[int, ast.Constant] = {}  # literal -> its group's leader
         links: dict[int, list[tuple[ast.Constant, int]]] = {}
         for (scope, value), literals in groups.items():
-            partners = [(p, add) for p, add in self._partners(scope)
-                        if int_value(p) + (1 if add else 0) == value and id(p) not in self.found]
-            if not partners:
+            found = [(p, add, axis) for p, add, axis in self._partners(scope)
+                     if int_value(p) + (1 if add else 0) == value and id(p) not in self.found]
+            if not found:
                 continue
+            partners = [(p, add) for p, add, _ in found]
+            # a grid that divides inductor's xnumel by 128 moves XBLOCK=128, not the R0_BLOCK=128 beside it
+            axes = {axis for _, _, axis in found}
+            if None not in axes:
+                literals = [n for n in literals if self._block_axis(n) in axes | {None}]
+                if not literals:
+                    continue
             literals.sort(key=lambda n: (n.lineno, n.col_offset))
             head = leader.get(id(literals[0]), literals[0])
             for literal in literals[1:]:
@@ -282,6 +302,12 @@ class HostReader:
         for follower in leader:
             self.found.pop(follower, None)
         return links
+
+    def _block_axis(self, literal: ast.Constant) -> str | None:
+        """The inductor axis a literal's keyword is the block of (``R0_BLOCK``: ``r0``), if it names one."""
+        name = self.found.get(id(literal), (None, "", ""))[1]
+        match = AXIS_BLOCK.match(name)
+        return match.group(1).lower() if match else None
 
     def _drop_blocks_of_one_no_grid_follows(self, links: dict[int, list[tuple[ast.Constant, int]]]) -> None:
         """A block of 1 that a launch reads, with no grid literal moving with it: its grid counts programs

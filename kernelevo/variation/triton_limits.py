@@ -10,6 +10,12 @@ Its ``BLOCK_M x BLOCK_N`` accumulator lives in the registers of the block's ``32
 threads. Where each thread's share is more than a thread's registers, the accumulator spills to
 local memory, and ptxas takes tens of seconds over it: on an H100 host, 43 s to precompile a 128 x 256
 tile on one warp, where the same run's elites took 1.7 to 3.6 s. Such a mutant is dropped as well.
+
+The same holds for any block-shaped tensor a kernel fills with ``tl.full`` or ``tl.zeros`` and keeps:
+inductor's looped reductions carry an ``XBLOCK x R0_BLOCK`` accumulator through their loop. On an H100
+host, ``sum_dim1``'s reduction with ``XBLOCK`` 512 (a 512 x 128 accumulator over 4 warps, 512 values a
+thread) took 113 s to precompile and 1024 ran past the compile limit: three such mutants held the
+compilers for most of a 3-minute search, which judged 99 candidates where the run before judged 306.
 """
 
 from __future__ import annotations
@@ -77,6 +83,75 @@ def stagings(source: str) -> tuple[Staging, ...]:
     return tuple(found)
 
 
+Shape = tuple[str | int, ...]  # a block tensor's dimensions: constexpr names or literals
+
+
+@dataclass(frozen=True)
+class Accumulating:
+    """One launch of a kernel that fills block-shaped tensors: the values its keywords give their dimensions."""
+
+    line: int
+    shapes: tuple[Shape, ...]
+    literals: tuple[tuple[str, Position, int], ...]  # (keyword, position of the literal it reads, value)
+
+
+def accumulator_shapes(kernel: ast.FunctionDef) -> list[Shape]:
+    """The shapes of the block tensors ``kernel`` makes with ``tl.full`` or ``tl.zeros`` (two dimensions or
+    more, each a name or an int literal), less a matmul's ``BLOCK_M x BLOCK_N`` (counted with its stages)."""
+    found = []
+    for node in ast.walk(kernel):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.List | ast.Tuple)
+                and ast.unparse(node.func).split(".")[-1] in ("full", "zeros")):
+            continue
+        dims = node.args[0].elts
+        shape: Shape = tuple(d.id if isinstance(d, ast.Name) else int_value(d) if is_int_literal(d) else ""
+                             for d in dims)
+        names = [d for d in shape if isinstance(d, str)]
+        if len(shape) >= 2 and "" not in shape and names and not all(TILE.match(n) for n in names):
+            found.append(shape)
+    return found
+
+
+def elements(shape: Shape, values: dict[str, int]) -> int | None:
+    """How many values a block tensor of ``shape`` holds; None where a dimension's value is unknown."""
+    count = 1
+    for dim in shape:
+        value = dim if isinstance(dim, int) else values.get(dim)
+        if value is None:
+            return None
+        count *= value
+    return count
+
+
+@functools.lru_cache(maxsize=1024)
+def accumulatings(source: str) -> tuple[Accumulating, ...]:
+    """The launches of ``source``'s kernels that fill block tensors, with the literals their dimensions read."""
+    if "tl.full" not in source and "tl.zeros" not in source:
+        return ()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ()
+    reader = HostReader(tree)
+    shapes = {k.name: tuple(s) for k in reader.jit if (s := accumulator_shapes(k))}
+    if not shapes:
+        return ()
+    reader.read_assignments()
+    body_tiles = {k.name: list(kernel_tiles(k).items()) for k in reader.jit}
+    found = []
+    for node in reader.host_nodes:
+        kernel = launched_kernel(node)
+        if kernel not in shapes:
+            continue
+        assert isinstance(node, ast.Call)
+        literals = [(str(kw.arg), resolved[0]) for kw in node.keywords
+                    if kw.arg and (resolved := reader.resolve(kw.value, node)) is not None]
+        literals += body_tiles.get(kernel, [])
+        named = tuple((name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals)
+        found.append(Accumulating(node.lineno, shapes[kernel], named))
+    return tuple(found)
+
+
 def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]:
     """Why ``source``, with the literals at ``edits`` rewritten to their new values, cannot run or would spill
     its accumulator: one line per launch or config; empty when it may run."""
@@ -85,7 +160,27 @@ def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]
         values = {name: (edits or {}).get(at, value) for name, at, value in staging.literals}
         found += [f"line {staging.line}: {problem}" for problem in (_shared_memory(values), _accumulator(values))
                   if problem]
+    for launch in accumulatings(source):
+        values = {name: (edits or {}).get(at, value) for name, at, value in launch.literals}
+        problem = spilled_block(launch.shapes, values, values.get("num_warps", DEFAULT_WARPS))
+        if problem:
+            found.append(f"line {launch.line}: {problem}")
     return found
+
+
+def spilled_block(shapes: tuple[Shape, ...], values: dict[str, int], warps: int) -> str | None:
+    """Why the largest of a kernel's block tensors, at ``values``, cannot stay in its ``warps`` warps'
+    registers; None where it can (or a dimension is unknown)."""
+    sized = [(count, shape) for shape in shapes if (count := elements(shape, values)) is not None]
+    if not sized:
+        return None
+    count, shape = max(sized)
+    per_thread = count // (32 * warps)
+    if per_thread <= THREAD_REGISTERS:
+        return None
+    dims = "x".join(str(d if isinstance(d, int) else values[d]) for d in shape)
+    return (f"a {dims} block tensor over {warps} warp{'s' if warps > 1 else ''} is {per_thread} values a thread; "
+            f"a thread has at most {THREAD_REGISTERS} registers (it would spill)")
 
 
 def _tiles(values: dict[str, int]) -> dict[str, int]:

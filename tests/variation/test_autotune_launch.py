@@ -141,3 +141,17 @@ def test_on_a_gpu_autotuned_kernels_are_correct_the_in_place_one_included() -> N
         unrestored = evaluator.evaluate(tuned[1].replace(", restore_value=['in_out_ptr0']", ""))
     assert all(r.correct for r in results), [(r.error, r.message) for r in results]
     assert not unrestored.correct
+
+
+def test_no_trial_runs_on_warps_too_few_to_hold_the_kernels_accumulator() -> None:
+    # the sum_dim1 search's best on an H100: inductor's reduction at XBLOCK=128, R0_BLOCK=128 on 4 warps.
+    # Its 128 x 128 accumulator is 128 values a thread on 4 warps and would be 256 (a spill) on 2.
+    source = to_candidate(Capture.from_json((HERE / "inductor_captures" / "sum_dim1.json").read_text()))
+    source = source.replace("XBLOCK=64, R0_BLOCK=64, num_warps=16", "XBLOCK=128, R0_BLOCK=128, num_warps=4")
+    source = source.replace("cdiv(triton_red_fused_sum_0_xnumel, 64)", "cdiv(triton_red_fused_sum_0_xnumel, 128)")
+    [move] = autotunings(source, ast.parse(source), SourceText(source))
+    assert move.label.endswith("autotuned over num_warps/num_stages 4/1, 8/1, 4/2")
+    # on 16 warps, as inductor launched it, half and twice the warps both hold it
+    [move] = [m for m in moves(to_candidate(Capture.from_json((HERE / "inductor_captures" / "sum_dim1.json")
+                                                              .read_text()))) if "autotuned" in m.label]
+    assert move.label.endswith("16/1, 8/1, 32/1, 16/2")

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
+from kernelevo.variation.inductor_capture import Capture
+from kernelevo.variation.inductor_seed import to_candidate
 from kernelevo.variation.template import apply, find_tunables, mutate, sweep
 from kernelevo.variation.triton_limits import problems
 
@@ -281,3 +284,34 @@ class ModelNew(torch.nn.Module):
     # the first launch's grid would not follow a new block; the second's cdiv does
     assert [(t.line, len(t.links)) for t in found if t.name == "BLOCK"] == [(17, 1)]
     assert [t.line for t in found if t.name in ("num_warps", "GROUP_M")] == [13, 13, 17]  # not blocks: they move
+
+
+# inductor's sum over the middle dim of 128 x 4096 x 512 (the no-seed suite's sum_dim1), as captured on an H200:
+# a looped reduction launched with XBLOCK=64, R0_BLOCK=64, a grid of cdiv(xnumel, 64) and an XBLOCK x R0_BLOCK
+# accumulator carried through its loop
+SUM_DIM1 = to_candidate(Capture.from_json((Path(__file__).parent / "inductor_captures" / "sum_dim1.json").read_text()))
+
+
+def test_a_grid_over_inductors_xnumel_moves_xblock_and_leaves_an_equal_r0_block_alone() -> None:
+    tunables = {t.name: t for t in find_tunables(SUM_DIM1)}
+    assert tunables["XBLOCK"].value == tunables["R0_BLOCK"].value == 64
+    assert len(tunables["XBLOCK"].links) == 1 and not tunables["R0_BLOCK"].links  # the grid's 64 only
+    [launch] = [line for line in apply(SUM_DIM1, {tunables["XBLOCK"]: 32}).splitlines() if "XBLOCK=" in line]
+    assert "cdiv(triton_red_fused_sum_0_xnumel, 32)" in launch and "XBLOCK=32, R0_BLOCK=64" in launch
+    [launch] = [line for line in apply(SUM_DIM1, {tunables["R0_BLOCK"]: 128}).splitlines() if "XBLOCK=" in line]
+    assert "cdiv(triton_red_fused_sum_0_xnumel, 64)" in launch and "XBLOCK=64, R0_BLOCK=128" in launch
+
+
+def test_a_reduction_whose_accumulator_outgrows_the_registers_is_named_and_never_proposed() -> None:
+    tunables = {t.name: t for t in find_tunables(SUM_DIM1)}
+    assert not problems(SUM_DIM1)  # 64 x 64 over 16 warps: 8 values a thread
+    spilled = apply(SUM_DIM1, {tunables["XBLOCK"]: 512, tunables["num_warps"]: 4})
+    [problem] = problems(spilled)
+    assert "a 512x64 block tensor over 4 warps is 256 values a thread" in problem
+    assert not problems(apply(SUM_DIM1, {tunables["XBLOCK"]: 512, tunables["num_warps"]: 8}))  # 128 a thread
+    import random
+
+    rng = random.Random(2)
+    for _ in range(200):
+        mutant = mutate(SUM_DIM1, rng)
+        assert mutant is not None and not problems(mutant[0])
