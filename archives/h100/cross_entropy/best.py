@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'cross_entropy'
 spec sha256: 3edb5d7dbb8ca342d93f36fe21331425096f85a36e667f465fccab4a3a5a2f3a
 hardware: h100
-made: 2026-11-25T18:05:37+00:00
+made: 2026-11-25T22:34:31+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1905 ms (IQR 0.0011), 2.47x eager, 1.47x torch.compile, 94% of roofline
+timings: median 0.1903 ms (IQR 0.0010), 2.48x eager, 1.47x torch.compile, 94% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -12,6 +12,18 @@ import triton
 import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
+
+@triton.jit
+def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
+    out_max = max2(lhs_max, dim)
+    out_max_keepdim = tl.expand_dims(out_max, dim)
+    delta = tl.where(out_max_keepdim == float('-inf'), 0, lhs_max - out_max_keepdim)
+    out_sum = tl.sum(lhs_sum * exp(delta, use_fast_math), dim)
+    return (out_max, out_sum)
+
+@triton.jit
+def max2(a, dim):
+    return tl.reduce(a, dim, maximum)
 
 @triton.jit
 def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexpr):
@@ -28,14 +40,6 @@ def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexp
     return (out_max, out_sum)
 
 @triton.jit
-def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
-    out_max = max2(lhs_max, dim)
-    out_max_keepdim = tl.expand_dims(out_max, dim)
-    delta = tl.where(out_max_keepdim == float('-inf'), 0, lhs_max - out_max_keepdim)
-    out_sum = tl.sum(lhs_sum * exp(delta, use_fast_math), dim)
-    return (out_max, out_sum)
-
-@triton.jit
 def exp(x, use_fast_math: tl.constexpr):
     if use_fast_math:
         return tl_math.exp(x)
@@ -48,10 +52,6 @@ def maximum(a, b):
     if is_floating(a):
         mask |= a != a
     return tl.where(mask, a, b)
-
-@triton.jit
-def max2(a, dim):
-    return tl.reduce(a, dim, maximum)
 
 @triton.jit
 def is_floating(x):
@@ -73,6 +73,7 @@ def triton_red_fused_prepare_softmax_online_0_s0(in_ptr0, out_ptr0, out_ptr1, xn
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
     x0 = xindex
+    block_ptr0 = tl.make_block_ptr(in_ptr0, shape=[32768, 4096], strides=[4096, 1], block_shape=[XBLOCK, R0_BLOCK], order=[1, 0], offsets=[xoffset, 0])
     _tmp2_max = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)
     _tmp2_sum = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
@@ -81,16 +82,17 @@ def triton_red_fused_prepare_softmax_online_0_s0(in_ptr0, out_ptr0, out_ptr1, xn
         roffset = r0_offset
         rindex = r0_index
         r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 4096 * x0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp0 = tl.load(block_ptr0, boundary_check=[1], padding_option='zero', eviction_policy='evict_first')
         tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
         _tmp2_max_next, _tmp2_sum_next = online_softmax_combine(_tmp2_max, _tmp2_sum, tmp1, False)
         _tmp2_max = tl.where(r0_mask, _tmp2_max_next, _tmp2_max)
         _tmp2_sum = tl.where(r0_mask, _tmp2_sum_next, _tmp2_sum)
+        block_ptr0 = tl.advance(block_ptr0, [0, R0_BLOCK])
     tmp2, tmp3 = online_softmax_reduce(_tmp2_max, _tmp2_sum, 1, False)
     tmp2 = tmp2[:, None]
     tmp3 = tmp3[:, None]
-    tl.store(out_ptr0 + x0, tmp2, None)
-    tl.store(out_ptr1 + x0, tmp3, None)
+    tl.store(tl.make_block_ptr(out_ptr0, shape=[32768], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.reshape(tl.broadcast_to(tmp2, [XBLOCK, 1]), [XBLOCK]).to(tl.float32), boundary_check=[])
+    tl.store(tl.make_block_ptr(out_ptr1, shape=[32768], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.reshape(tl.broadcast_to(tmp3, [XBLOCK, 1]), [XBLOCK]).to(tl.float32), boundary_check=[])
 
 @triton.jit
 def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
@@ -104,6 +106,9 @@ def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0(in_ptr0, in_ptr1, in
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     rbase = r0_base
     x0 = xindex
+    block_ptr0 = tl.make_block_ptr(in_ptr0, shape=[4, 8192], strides=[8192, 1], block_shape=[XBLOCK, R0_BLOCK], order=[1, 0], offsets=[xoffset, 0])
+    block_ptr1 = tl.make_block_ptr(in_ptr2, shape=[4, 8192], strides=[8192, 1], block_shape=[XBLOCK, R0_BLOCK], order=[1, 0], offsets=[xoffset, 0])
+    block_ptr2 = tl.make_block_ptr(in_ptr3, shape=[4, 8192], strides=[8192, 1], block_shape=[XBLOCK, R0_BLOCK], order=[1, 0], offsets=[xoffset, 0])
     _tmp20 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
     _tmp24 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int64)
     for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
@@ -112,9 +117,9 @@ def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0(in_ptr0, in_ptr1, in
         roffset = r0_offset
         rindex = r0_index
         r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp11 = tl.load(in_ptr2 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp13 = tl.load(in_ptr3 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp0 = tl.load(block_ptr0, boundary_check=[0, 1], padding_option='zero', eviction_policy='evict_first')
+        tmp11 = tl.load(block_ptr1, boundary_check=[0, 1], padding_option='zero', eviction_policy='evict_first')
+        tmp13 = tl.load(block_ptr2, boundary_check=[0, 1], padding_option='zero', eviction_policy='evict_first')
         tmp1 = tl.full([1, 1], -100, tl.int64)
         tmp2 = tmp0 != tmp1
         tmp3 = tl.full([1, 1], 0, tl.int64)
@@ -138,10 +143,13 @@ def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0(in_ptr0, in_ptr1, in
         tmp23 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
         tmp25 = _tmp24 + tmp23
         _tmp24 = tl.where(r0_mask & xmask, tmp25, _tmp24)
+        block_ptr0 = tl.advance(block_ptr0, [0, R0_BLOCK])
+        block_ptr1 = tl.advance(block_ptr1, [0, R0_BLOCK])
+        block_ptr2 = tl.advance(block_ptr2, [0, R0_BLOCK])
     tmp20 = tl.sum(_tmp20, 1)[:, None]
     tmp24 = tl.sum(_tmp24, 1)[:, None]
-    tl.store(out_ptr0 + x0, tmp20, xmask)
-    tl.store(out_ptr1 + x0, tmp24, xmask)
+    tl.store(tl.make_block_ptr(out_ptr0, shape=[4], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.reshape(tl.broadcast_to(tmp20, [XBLOCK, 1]), [XBLOCK]).to(tl.float32), boundary_check=[0])
+    tl.store(tl.make_block_ptr(out_ptr1, shape=[4], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.reshape(tl.broadcast_to(tmp24, [XBLOCK, 1]), [XBLOCK]).to(tl.int64), boundary_check=[0])
 
 @triton.jit
 def triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr):
@@ -150,26 +158,25 @@ def triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0(in_out_ptr0, in_ptr0
     R0_BLOCK: tl.constexpr = 4
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
-    for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0)):
-        xoffset = _block * XBLOCK
-        xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-        xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-        r0_index = tl.arange(0, R0_BLOCK)[None, :]
-        r0_offset = 0
-        r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + r0_0, None)
-        tmp4 = tl.load(in_ptr1 + r0_0, None)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        tmp3 = tl.sum(tmp1, 1)[:, None].to(tl.float32)
-        tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-        tmp7 = tl.sum(tmp5, 1)[:, None].to(tl.int64)
-        tmp8 = tmp7.to(tl.float32)
-        tmp9 = tmp3 / tmp8
-        tl.debug_barrier()
-        tl.store(in_out_ptr0 + tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1), tmp9, None)
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_0 = r0_index
+    tmp0 = tl.load(tl.make_block_ptr(in_ptr0, shape=[4], strides=[1], block_shape=[R0_BLOCK], order=[0], offsets=[r0_offset]), boundary_check=[0], padding_option='zero', eviction_policy='evict_first')[None, :]
+    tmp4 = tl.load(tl.make_block_ptr(in_ptr1, shape=[4], strides=[1], block_shape=[R0_BLOCK], order=[0], offsets=[r0_offset]), boundary_check=[0], padding_option='zero', eviction_policy='evict_first')[None, :]
+    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.sum(tmp1, 1)[:, None].to(tl.float32)
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.sum(tmp5, 1)[:, None].to(tl.int64)
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = tmp3 / tmp8
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1), tmp9, None)
 
 @triton.jit
 def triton_red_fused_prepare_softmax_online_0_s1(in_ptr0, out_ptr0, out_ptr1, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
@@ -313,10 +320,10 @@ class ModelNew(nn.Module):
         arg1_1 = inputs[1]
         buf0 = torch.empty_strided((32768, 1), (1, 32768), dtype=torch.float32, device=device)
         buf1 = torch.empty_strided((32768, 1), (1, 32768), dtype=torch.float32, device=device)
-        triton_red_fused_prepare_softmax_online_0_s0[(triton.cdiv(32768, 1), 1, 1)](arg0_1, buf0, buf1, 32768, 4096, XBLOCK=1, R0_BLOCK=1024, num_warps=16, num_stages=1)
+        triton_red_fused_prepare_softmax_online_0_s0[(32768, 1, 1)](arg0_1, buf0, buf1, 32768, 4096, XBLOCK=1, R0_BLOCK=2048, num_warps=16, num_stages=1)
         buf3 = torch.empty_strided((4,), (1,), dtype=torch.float32, device=device)
         buf6 = torch.empty_strided((4,), (1,), dtype=torch.int64, device=device)
-        triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0[(4, 1, 1)](arg1_1, arg0_1, buf0, buf1, buf3, buf6, 4, 8192, XBLOCK=1, R0_BLOCK=4096, num_warps=32, num_stages=3)
+        triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0[(4, 1, 1)](arg1_1, arg0_1, buf0, buf1, buf3, buf6, 4, 8192, XBLOCK=1, R0_BLOCK=1024, num_warps=32, num_stages=1)
         del arg0_1
         del arg1_1
         del buf0
@@ -324,7 +331,7 @@ class ModelNew(nn.Module):
         buf4 = torch.empty_strided((), (), dtype=torch.float32, device=device)
         buf8 = buf4
         del buf4
-        triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0[(min(1, 1056), 1, 1)](buf8, buf3, buf6, 1, 4, XBLOCK=1, num_warps=8, num_stages=1)
+        triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0[(1, 1, 1)](buf8, buf3, buf6, 1, 4, XBLOCK=1, num_warps=4, num_stages=2)
         del buf3
         del buf6
         return buf8

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'cumsum_rows'
 spec sha256: 9ecb27ef09c19e445ffb90b429bccb0050ae179fe551aa2d3bbac78a6d20b637
 hardware: h100
-made: 2026-11-25T13:45:21+00:00
+made: 2026-11-25T22:34:44+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1826 ms (IQR 0.0008), 2.34x eager, 1.12x torch.compile, 97% of roofline
+timings: median 0.1800 ms (IQR 0.0009), 2.38x eager, 1.14x torch.compile, 99% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -12,10 +12,6 @@ import triton
 import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
-
-
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
 
 @triton.jit
 def select_one(x, mask, dim, keep_dims=False):
@@ -29,7 +25,6 @@ def _triton_helper_fn_add0_s0(arg0_0, arg1_0):
     tmp0 = arg0_0 + arg1_0
     return tmp0
 
-@triton.autotune(configs=[triton.Config({}, num_warps=16, num_stages=1), triton.Config({}, num_warps=8, num_stages=1), triton.Config({}, num_warps=32, num_stages=1), triton.Config({}, num_warps=16, num_stages=1)], key=['xnumel', 'r0_numel', 'XBLOCK', 'R0_BLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_red_fused_cumsum_0_s0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
     xnumel = 4096
@@ -49,7 +44,7 @@ def triton_red_fused_cumsum_0_s0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl
         roffset = r0_offset
         rindex = r0_index
         r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 16384 * x0), r0_mask, eviction_policy='evict_first', other=0.0)
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 16384 * x0), r0_mask, other=0.0)
         tmp1 = tmp0.to(tl.float32)
         tmp2 = tl.broadcast_to(tmp1, [XBLOCK, R0_BLOCK])
         tmp4, = tl.associative_scan((tmp2,), 1, _triton_helper_fn_add0_s0)
@@ -110,7 +105,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 16384), (16384, 1), dtype=torch.float32, device=device)
-        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=8192)
+        triton_red_fused_cumsum_0_s0[(4096, 1, 1)](arg0_1, buf0, 4096, 16384, XBLOCK=1, R0_BLOCK=16384, num_warps=4, num_stages=4)
         del arg0_1
         return buf0
 

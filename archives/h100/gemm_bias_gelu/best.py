@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_bias_gelu'
 spec sha256: a572e6499347dae63cd59f19079c59596e7bd4f04d6ea7c2986e5463c624f312
 hardware: h100
-made: 2026-11-25T18:13:33+00:00
+made: 2026-11-25T22:20:52+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2100 ms (IQR 0.0011), 0.99x eager, 0.99x torch.compile, 66% of roofline
+timings: median 0.1989 ms (IQR 0.0009), 1.04x eager, 1.03x torch.compile, 70% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -54,7 +54,7 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
     stride_bn = 4096
     a_desc = triton.language.make_tensor_descriptor(base=A, shape=[M, K] if A_ROW_MAJOR else [K, M], strides=[stride_am, 1] if A_ROW_MAJOR else [stride_ak, 1], block_shape=[BLOCK_M, BLOCK_K] if A_ROW_MAJOR else [BLOCK_K, BLOCK_M])
     b_desc = triton.language.make_tensor_descriptor(base=B, shape=[K, N] if B_ROW_MAJOR else [N, K], strides=[stride_bk, 1] if B_ROW_MAJOR else [stride_bn, 1], block_shape=[BLOCK_K, BLOCK_N] if B_ROW_MAJOR else [BLOCK_N, BLOCK_K])
-    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS):
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, warp_specialize=True):
         group_id = tile_id // width
         group_size = min(grid_m - group_id * GROUP_M, GROUP_M)
         pid_m = group_id * GROUP_M + tile_id % group_size
@@ -62,7 +62,7 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
         rm = pid_m * BLOCK_M
         rn = pid_n * BLOCK_N
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC_TYPE)
-        for rk in tl.range(0, K, BLOCK_K):
+        for rk in tl.range(0, K, BLOCK_K, num_stages=4):
             a = tl.load_tensor_descriptor(a_desc, [rm, rk] if A_ROW_MAJOR else [rk, rm])
             b = tl.load_tensor_descriptor(b_desc, [rk, rn] if B_ROW_MAJOR else [rn, rk])
             if USE_FAST_ACCUM:
@@ -81,35 +81,26 @@ def triton_tem_fused_addmm_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr0, ws_ptr):
         xindex = _tmp_var3 + 4096 * _tmp_var0
         tmp0 = tl.load(in_ptr0 + tl.broadcast_to(_tmp_var3, [BLOCK_M, BLOCK_N]), _tmp_var6, eviction_policy='evict_last').to(tl.float32)
         tmp1 = acc + tmp0
-        tl.store(out_ptr0 + tl.broadcast_to(_tmp_var3 + 4096 * _tmp_var0, [BLOCK_M, BLOCK_N]), tmp1, _tmp_var6)
+        epilogue_tmp0 = tmp1.to(out_ptr0.dtype.element_ty).to(tl.float32)
+        epilogue_tmp1 = epilogue_tmp0.to(tl.float32)
+        epilogue_tmp2 = tl.full([1], 0.5, tl.float32)
+        epilogue_tmp3 = epilogue_tmp1 * epilogue_tmp2
+        epilogue_tmp4 = epilogue_tmp1 * epilogue_tmp1
+        epilogue_tmp5 = epilogue_tmp4 * epilogue_tmp1
+        epilogue_tmp6 = tl.full([1], 0.044715, tl.float32)
+        epilogue_tmp7 = epilogue_tmp5 * epilogue_tmp6
+        epilogue_tmp8 = epilogue_tmp1 + epilogue_tmp7
+        epilogue_tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
+        epilogue_tmp10 = epilogue_tmp8 * epilogue_tmp9
+        epilogue_tmp11 = 1.0 - 2.0 / (1.0 + tl.exp2(2.885390081777927 * epilogue_tmp10))
+        epilogue_tmp12 = tl.full([1], 1.0, tl.float32)
+        epilogue_tmp13 = epilogue_tmp11 + epilogue_tmp12
+        epilogue_tmp14 = epilogue_tmp3 * epilogue_tmp13
+        epilogue_tmp15 = epilogue_tmp14.to(tl.float32)
+        tl.store(out_ptr0 + tl.broadcast_to(_tmp_var3 + 4096 * _tmp_var0, [BLOCK_M, BLOCK_N]), epilogue_tmp15, _tmp_var6)
 
 @triton.jit
-def triton_poi_fused_gelu_1_s0(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):
-    xnumel = 16777216
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:]
-    x0 = xindex
-    tmp0 = tl.load(in_out_ptr0 + x0, None).to(tl.float32)
-    tmp1 = tmp0.to(tl.float32)
-    tmp2 = tl.full([1], 0.5, tl.float32)
-    tmp3 = tmp1 * tmp2
-    tmp4 = tmp1 * tmp1
-    tmp5 = tmp4 * tmp1
-    tmp6 = tl.full([1], 0.044715, tl.float32)
-    tmp7 = tmp5 * tmp6
-    tmp8 = tmp1 + tmp7
-    tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
-    tmp10 = tmp8 * tmp9
-    tmp11 = (1.0 - 2.0 / (1.0 + tl.exp2(2.885390081777927 * (tmp10))))
-    tmp12 = tl.full([1], 1.0, tl.float32)
-    tmp13 = tmp11 + tmp12
-    tmp14 = tmp3 * tmp13
-    tmp15 = tmp14.to(tl.float32)
-    tl.store(in_out_ptr0 + x0, tmp15, None)
-
-@triton.jit
-def triton_tem_fused_addmm_gelu_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr1, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
+def triton_tem_fused_addmm_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr0, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
     EVEN_K: tl.constexpr = False
     USE_FAST_ACCUM: tl.constexpr = False
     ACC_TYPE: tl.constexpr = tl.float32
@@ -174,22 +165,31 @@ def triton_tem_fused_addmm_gelu_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr1, ks0, ks1
     xindex = idx_n + idx_m * ks1
     tmp0 = tl.load(in_ptr0 + tl.broadcast_to(idx_n, [BLOCK_M, BLOCK_N]), mask, eviction_policy='evict_last').to(tl.float32)
     tmp1 = acc + tmp0
-    tmp2 = tmp1.to(tl.float32)
-    tmp3 = tl.full([1], 0.5, tl.float32)
-    tmp4 = tmp2 * tmp3
-    tmp5 = tmp2 * tmp2
-    tmp6 = tmp5 * tmp2
-    tmp7 = tl.full([1], 0.044715, tl.float32)
-    tmp8 = tmp6 * tmp7
-    tmp9 = tmp2 + tmp8
-    tmp10 = tl.full([1], 0.7978845608028654, tl.float32)
-    tmp11 = tmp9 * tmp10
-    tmp12 = libdevice.tanh(tmp11)
-    tmp13 = tl.full([1], 1.0, tl.float32)
-    tmp14 = tmp12 + tmp13
-    tmp15 = tmp4 * tmp14
-    tmp16 = tmp15.to(tl.float32)
-    tl.store(out_ptr1 + tl.broadcast_to(xindex, [BLOCK_M, BLOCK_N]), tmp16, mask)
+    tl.store(out_ptr0 + tl.broadcast_to(xindex, [BLOCK_M, BLOCK_N]), tmp1, mask)
+
+@triton.jit
+def triton_poi_fused_gelu_1_s1(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + x0, xmask).to(tl.float32)
+    tmp1 = tmp0.to(tl.float32)
+    tmp2 = tl.full([1], 0.5, tl.float32)
+    tmp3 = tmp1 * tmp2
+    tmp4 = tmp1 * tmp1
+    tmp5 = tmp4 * tmp1
+    tmp6 = tl.full([1], 0.044715, tl.float32)
+    tmp7 = tmp5 * tmp6
+    tmp8 = tmp1 + tmp7
+    tmp9 = tl.full([1], 0.7978845608028654, tl.float32)
+    tmp10 = tmp8 * tmp9
+    tmp11 = libdevice.tanh(tmp10)
+    tmp12 = tl.full([1], 1.0, tl.float32)
+    tmp13 = tmp11 + tmp12
+    tmp14 = tmp3 * tmp13
+    tmp15 = tmp14.to(tl.float32)
+    tl.store(in_out_ptr0 + x0, tmp15, xmask)
 
 
 class ModelNew(nn.Module):
@@ -214,14 +214,14 @@ class ModelNew(nn.Module):
         arg2_1 = inputs[0]
         buf0 = torch.empty_strided((4096, 4096), (4096, 1), dtype=torch.float16, device=device)
         workspace_2 = torch.empty_strided((33792,), (1,), dtype=torch.uint8, device=device)
-        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2, num_warps=8, num_stages=4)
+        triton_tem_fused_addmm_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf0, workspace_2, num_warps=8, num_stages=2)
         del workspace_2
         del arg0_1
         del arg1_1
         del arg2_1
         buf1 = buf0
         del buf0
-        triton_poi_fused_gelu_1_s0[(triton.cdiv(16777216, 2048), 1, 1)](buf1, 16777216, XBLOCK=2048, num_warps=4, num_stages=3)
+        # triton_poi_fused_gelu_1_s0: fused into triton_tem_fused_addmm_t_0_s0's store
         return buf1
 
     def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
@@ -235,9 +235,13 @@ class ModelNew(nn.Module):
         s33 = arg0_1
         s50 = arg1_1
         s21 = arg4_1
-        buf1 = torch.empty_strided((s21, s33), (s33, 1), dtype=torch.float16, device=device)
-        triton_tem_fused_addmm_gelu_t_0_s1[((127 + s21) // 128 * ((127 + s33) // 128), 1, 1)](arg3_1, arg5_1, arg2_1, buf1, s21, s33, s50, num_warps=8, num_stages=5)
+        buf0 = torch.empty_strided((s21, s33), (s33, 1), dtype=torch.float16, device=device)
+        triton_tem_fused_addmm_t_0_s1[((127 + s21) // 128 * ((127 + s33) // 128), 1, 1)](arg3_1, arg5_1, arg2_1, buf0, s21, s33, s50, num_warps=8, num_stages=5)
         del arg2_1
         del arg3_1
         del arg5_1
+        buf1 = buf0
+        del buf0
+        triton_poi_fused_gelu_1_xnumel = s21 * s33
+        triton_poi_fused_gelu_1_s1[(triton.cdiv(triton_poi_fused_gelu_1_xnumel, 512), 1, 1)](buf1, triton_poi_fused_gelu_1_xnumel, XBLOCK=512, num_warps=8, num_stages=1)
         return buf1

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'gemm_scale_leakyrelu'
 spec sha256: 02413ce0cded71bd78f63276f888ec53b5e72f07ec01f118de7d894361db3d3c
 hardware: h100
-made: 2026-11-25T18:08:11+00:00
+made: 2026-11-25T22:22:19+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1828 ms (IQR 0.0010), 1.09x eager, 1.05x torch.compile, 76% of roofline
+timings: median 0.1825 ms (IQR 0.0009), 1.09x eager, 1.03x torch.compile, 76% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -14,12 +14,17 @@ from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
 
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
+
+
 def _scratch(size: int, alignment: int, stream):
     return torch.empty(size, dtype=torch.int8, device="cuda")
 
 
 triton.set_allocator(_scratch)
 
+@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=4), triton.Config({}, num_warps=4, num_stages=4), triton.Config({}, num_warps=16, num_stages=4), triton.Config({}, num_warps=8, num_stages=5)], key=[], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1, ws_ptr):
     EVEN_K: tl.constexpr = True
@@ -28,7 +33,7 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1
     BLOCK_M: tl.constexpr = 128
     BLOCK_N: tl.constexpr = 256
     BLOCK_K: tl.constexpr = 64
-    GROUP_M: tl.constexpr = 64
+    GROUP_M: tl.constexpr = 8
     A_ROW_MAJOR: tl.constexpr = True
     B_ROW_MAJOR: tl.constexpr = False
     NUM_SMS: tl.constexpr = 132
@@ -62,7 +67,7 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1
         rm = pid_m * BLOCK_M
         rn = pid_n * BLOCK_N
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=ACC_TYPE)
-        for rk in tl.range(0, K, BLOCK_K, num_stages=4):
+        for rk in tl.range(0, K, BLOCK_K):
             a = tl.load_tensor_descriptor(a_desc, [rm, rk] if A_ROW_MAJOR else [rk, rm])
             b = tl.load_tensor_descriptor(b_desc, [rk, rn] if B_ROW_MAJOR else [rn, rk])
             if USE_FAST_ACCUM:
@@ -93,7 +98,7 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s0(in_ptr0, arg_A, arg_B, out_ptr1
         tl.store(out_ptr1 + tl.broadcast_to(xindex, [BLOCK_M, BLOCK_N]), tmp10, _tmp_var6)
 
 @triton.jit
-def triton_tem_fused_addmm_leaky_relu_mul_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr1, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
+def triton_tem_fused_addmm_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr0, ks0, ks1, ks2):  # kernelevo: keep (the timing never runs these sizes)
     EVEN_K: tl.constexpr = False
     USE_FAST_ACCUM: tl.constexpr = False
     ACC_TYPE: tl.constexpr = tl.float32
@@ -158,16 +163,25 @@ def triton_tem_fused_addmm_leaky_relu_mul_t_0_s1(in_ptr0, arg_A, arg_B, out_ptr1
     xindex = idx_n + idx_m * ks1
     tmp0 = tl.load(in_ptr0 + tl.broadcast_to(idx_n, [BLOCK_M, BLOCK_N]), mask, eviction_policy='evict_last').to(tl.float32)
     tmp1 = acc + tmp0
-    tmp2 = tl.full([1], 2.0, tl.float32)
-    tmp3 = tmp1 * tmp2
-    tmp4 = tmp3.to(tl.float32)
-    tmp5 = tl.full([1], 0.0, tl.float32)
-    tmp6 = tmp4 > tmp5
-    tmp7 = tl.full([1], 0.1, tl.float32)
-    tmp8 = tmp4 * tmp7
-    tmp9 = tl.where(tmp6, tmp4, tmp8)
-    tmp10 = tmp9.to(tl.float32)
-    tl.store(out_ptr1 + tl.broadcast_to(xindex, [BLOCK_M, BLOCK_N]), tmp10, mask)
+    tl.store(out_ptr0 + tl.broadcast_to(xindex, [BLOCK_M, BLOCK_N]), tmp1, mask)
+
+@triton.jit
+def triton_poi_fused_leaky_relu_mul_1_s1(in_out_ptr0, xnumel, XBLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_out_ptr0 + x0, xmask).to(tl.float32)
+    tmp1 = tl.full([1], 2.0, tl.float32)
+    tmp2 = tmp0 * tmp1
+    tmp3 = tmp2.to(tl.float32)
+    tmp4 = tl.full([1], 0.0, tl.float32)
+    tmp5 = tmp3 > tmp4
+    tmp6 = tl.full([1], 0.1, tl.float32)
+    tmp7 = tmp3 * tmp6
+    tmp8 = tl.where(tmp5, tmp3, tmp7)
+    tmp9 = tmp8.to(tl.float32)
+    tl.store(in_out_ptr0 + x0, tmp9, xmask)
 
 
 class ModelNew(nn.Module):
@@ -192,7 +206,7 @@ class ModelNew(nn.Module):
         arg2_1 = inputs[0]
         buf1 = torch.empty_strided((1024, 8192), (8192, 1), dtype=torch.float16, device=device)
         workspace_2 = torch.empty_strided((33792,), (1,), dtype=torch.uint8, device=device)
-        triton_tem_fused_addmm_leaky_relu_mul_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf1, workspace_2, num_warps=8, num_stages=4)
+        triton_tem_fused_addmm_leaky_relu_mul_t_0_s0[(132, 1, 1)](arg1_1, arg2_1, arg0_1, buf1, workspace_2)
         del workspace_2
         del arg0_1
         del arg1_1
@@ -210,9 +224,13 @@ class ModelNew(nn.Module):
         s33 = arg0_1
         s50 = arg1_1
         s21 = arg4_1
-        buf1 = torch.empty_strided((s21, s33), (s33, 1), dtype=torch.float16, device=device)
-        triton_tem_fused_addmm_leaky_relu_mul_t_0_s1[((127 + s21) // 128 * ((127 + s33) // 128), 1, 1)](arg3_1, arg5_1, arg2_1, buf1, s21, s33, s50, num_warps=8, num_stages=5)
+        buf0 = torch.empty_strided((s21, s33), (s33, 1), dtype=torch.float16, device=device)
+        triton_tem_fused_addmm_t_0_s1[((127 + s21) // 128 * ((127 + s33) // 128), 1, 1)](arg3_1, arg5_1, arg2_1, buf0, s21, s33, s50, num_warps=8, num_stages=5)
         del arg2_1
         del arg3_1
         del arg5_1
+        buf1 = buf0
+        del buf0
+        triton_poi_fused_leaky_relu_mul_1_xnumel = s21 * s33
+        triton_poi_fused_leaky_relu_mul_1_s1[(triton.cdiv(triton_poi_fused_leaky_relu_mul_1_xnumel, 1024), 1, 1)](buf1, triton_poi_fused_leaky_relu_mul_1_xnumel, XBLOCK=1024, num_warps=4, num_stages=1)
         return buf1

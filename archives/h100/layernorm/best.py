@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'layernorm'
 spec sha256: 1fed1733c18bc2725ecafc5fb0fa7d4d2ffa9812804a95c3faa97eca9aa87978
 hardware: h100
-made: 2026-11-25T13:48:17+00:00
+made: 2026-11-25T22:38:15+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.2933 ms (IQR 0.0013), 27.96x eager, 1.53x torch.compile, 65% of roofline
+timings: median 0.2876 ms (IQR 0.0010), 28.51x eager, 1.56x torch.compile, 66% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -53,7 +53,7 @@ def triton_red_fused_native_layer_norm_0_s0(in_ptr0, out_ptr0, out_ptr1, out_ptr
         tmp2_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
         tmp2_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
         tmp2_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
-        for r0_offset in tl.range(0, r0_numel, R0_BLOCK, num_stages=4):
+        for r0_offset in tl.range(0, r0_numel, R0_BLOCK, num_stages=3):
             r0_index = r0_offset + r0_base
             r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
             roffset = r0_offset
@@ -257,15 +257,15 @@ class ModelNew(nn.Module):
         buf0 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
         buf1 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
         buf2 = torch.empty_strided((16, 1, 1, 1, 32), (32, 512, 512, 512, 1), dtype=torch.float32, device=device)
-        triton_red_fused_native_layer_norm_0_s0[(min(512, 1056), 1, 1)](arg2_1, buf0, buf1, buf2, 512, 131072, XBLOCK=1, R0_BLOCK=2048, num_warps=16, num_stages=1)
+        triton_red_fused_native_layer_norm_0_s0[(min(512, 264), 1, 1)](arg2_1, buf0, buf1, buf2, 512, 131072, XBLOCK=1, R0_BLOCK=4096, num_warps=16, num_stages=2)
         buf3 = torch.empty_strided((16, 1, 1, 1), (1, 16, 16, 16), dtype=torch.float32, device=device)
         buf4 = torch.empty_strided((16, 1, 1, 1), (1, 16, 16, 16), dtype=torch.float32, device=device)
-        triton_per_fused_native_layer_norm_1_s0[(triton.cdiv(16, 8), 1, 1)](buf0, buf1, buf2, buf3, buf4, 16, 32, XBLOCK=8, num_warps=2, num_stages=1)
+        triton_per_fused_native_layer_norm_1_s0[(triton.cdiv(16, 8), 1, 1)](buf0, buf1, buf2, buf3, buf4, 16, 32, XBLOCK=8, num_warps=4, num_stages=2)
         del buf0
         del buf1
         del buf2
         buf6 = torch.empty_strided((16, 64, 256, 256), (4194304, 65536, 256, 1), dtype=torch.float32, device=device)
-        triton_poi_fused_native_layer_norm_2_s0[(triton.cdiv(4194304, 256), triton.cdiv(16, 16), 1)](arg2_1, buf3, buf4, arg0_1, arg1_1, buf6, 16, 4194304, XBLOCK=256, YBLOCK=16, num_warps=8, num_stages=1)
+        triton_poi_fused_native_layer_norm_2_s0[(triton.cdiv(4194304, 64), triton.cdiv(16, 16), 1)](arg2_1, buf3, buf4, arg0_1, arg1_1, buf6, 16, 4194304, XBLOCK=64, YBLOCK=16, num_warps=8, num_stages=1)
         del arg0_1
         del arg1_1
         del arg2_1

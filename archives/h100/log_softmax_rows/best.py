@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'log_softmax_rows'
 spec sha256: 2331695d71512bd3283872706e28468309e84b539eacdcc3835b758adacebaa0
 hardware: h100
-made: 2026-11-25T13:51:21+00:00
+made: 2026-11-25T22:46:06+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.3526 ms (IQR 0.0012), 1.48x eager, 1.00x torch.compile, 101% of roofline
+timings: median 0.3525 ms (IQR 0.0013), 1.48x eager, 1.00x torch.compile, 101% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -12,10 +12,6 @@ import triton
 import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
-
-
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
 
 @triton.jit
 def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexpr):
@@ -32,11 +28,12 @@ def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexp
     return (out_max, out_sum)
 
 @triton.jit
-def exp(x, use_fast_math: tl.constexpr):
-    if use_fast_math:
-        return tl_math.exp(x)
-    else:
-        return libdevice.exp(x)
+def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
+    out_max = max2(lhs_max, dim)
+    out_max_keepdim = tl.expand_dims(out_max, dim)
+    delta = tl.where(out_max_keepdim == float('-inf'), 0, lhs_max - out_max_keepdim)
+    out_sum = tl.sum(lhs_sum * exp(delta, use_fast_math), dim)
+    return (out_max, out_sum)
 
 @triton.jit
 def maximum(a, b):
@@ -46,26 +43,24 @@ def maximum(a, b):
     return tl.where(mask, a, b)
 
 @triton.jit
-def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
-    out_max = max2(lhs_max, dim)
-    out_max_keepdim = tl.expand_dims(out_max, dim)
-    delta = tl.where(out_max_keepdim == float('-inf'), 0, lhs_max - out_max_keepdim)
-    out_sum = tl.sum(lhs_sum * exp(delta, use_fast_math), dim)
-    return (out_max, out_sum)
+def max2(a, dim):
+    return tl.reduce(a, dim, maximum)
+
+@triton.jit
+def exp(x, use_fast_math: tl.constexpr):
+    if use_fast_math:
+        return tl_math.exp(x)
+    else:
+        return tl.exp2(1.4426950408889634 * (x))
 
 @triton.jit
 def is_floating(x):
     return promote_to_tensor(x).dtype.is_floating()
 
 @triton.jit
-def max2(a, dim):
-    return tl.reduce(a, dim, maximum)
-
-@triton.jit
 def promote_to_tensor(x):
     return x + tl.zeros((1,), tl.int1)
 
-@triton.autotune(configs=[triton.Config({}, num_warps=16, num_stages=1), triton.Config({}, num_warps=8, num_stages=1), triton.Config({}, num_warps=32, num_stages=1), triton.Config({}, num_warps=16, num_stages=2)], key=['xnumel', 'r0_numel', 'XBLOCK', 'R0_BLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0(in_ptr0, out_ptr2, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
     xnumel = 16384
@@ -178,7 +173,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf2 = torch.empty_strided((16384, 8192), (8192, 1), dtype=torch.float32, device=device)
-        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=2048)
+        triton_red_fused__log_softmax_prepare_softmax_online_sub_0_s0[(16384, 1, 1)](arg0_1, buf2, 16384, 8192, XBLOCK=1, R0_BLOCK=2048, num_warps=32, num_stages=1)
         del arg0_1
         return buf2
 

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'rmsnorm_dim1'
 spec sha256: c839ad21cad3a5e0f974efe6dccde7312b6b74d8a3b1dcd9e596cc69a208df10
 hardware: h100
-made: 2026-11-25T13:54:46+00:00
+made: 2026-11-25T22:46:49+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1803 ms (IQR 0.0008), 2.90x eager, 1.04x torch.compile, 99% of roofline
+timings: median 0.1802 ms (IQR 0.0007), 2.90x eager, 1.04x torch.compile, 99% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -13,6 +13,11 @@ import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
+
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
+
+@triton.autotune(configs=[triton.Config({}, num_warps=32, num_stages=4), triton.Config({}, num_warps=1, num_stages=1), triton.Config({}, num_warps=16, num_stages=2), triton.Config({}, num_warps=16, num_stages=2)], key=['xnumel', 'r0_numel', 'XBLOCK', 'R0_BLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_red_fused_add_div_mean_pow_sqrt_0_s0(in_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
     xnumel = 1048576
@@ -118,7 +123,7 @@ class ModelNew(nn.Module):
         device = inputs[0].device
         arg0_1 = inputs[0]
         buf1 = torch.empty_strided((16, 64, 256, 256), (4194304, 65536, 256, 1), dtype=torch.float32, device=device)
-        triton_red_fused_add_div_mean_pow_sqrt_0_s0[(triton.cdiv(1048576, 64), 1, 1)](arg0_1, buf1, 1048576, 64, XBLOCK=64, R0_BLOCK=64, num_warps=8, num_stages=1)
+        triton_red_fused_add_div_mean_pow_sqrt_0_s0[(triton.cdiv(1048576, 64), 1, 1)](arg0_1, buf1, 1048576, 64, XBLOCK=64, R0_BLOCK=64)
         del arg0_1
         return buf1
 

@@ -1,9 +1,9 @@
 """kernelevo 0.1.0: best kernel for spec 'sum_dim1'
 spec sha256: 26e03c469c6349812df9bfeafcae7673620f0579e4ec4e9414b231b3e92105c6
 hardware: h100
-made: 2026-11-25T14:01:35+00:00
+made: 2026-11-25T22:35:48+00:00
 measured on: NVIDIA H100 80GB HBM3 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.3551 ms (IQR 0.0014), 1.05x eager, 1.03x torch.compile, 100% of roofline
+timings: median 0.3512 ms (IQR 0.0011), 1.05x eager, 1.04x torch.compile, 102% of roofline
 variants checked: small, odd, default
 """
 import torch
@@ -14,35 +14,7 @@ from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
 @triton.jit
-def triton_red_fused_sum_0_s0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
-    xnumel = 65536
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    x0 = xindex % 512
-    x1 = xindex // 512
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    x3 = xindex
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK, num_stages=3):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_2 = r0_index
-        tmp0 = tl.load(in_ptr0 + (x0 + 512 * r0_2 + 2097152 * x1), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        tmp3 = _tmp2 + tmp1
-        _tmp2 = tl.where(r0_mask, tmp3, _tmp2)
-    tmp2 = tl.sum(_tmp2, 1)[:, None]
-    tl.store(out_ptr0 + x3, tmp2, None)
-
-@triton.jit
-def triton_red_fused_sum_0_s1(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
+def triton_red_fused_sum_0(in_ptr0, out_ptr0, ks0, ks1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
     rnumel = r0_numel
     RBLOCK: tl.constexpr = R0_BLOCK
     xoffset = tl.program_id(0) * XBLOCK
@@ -75,20 +47,6 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, *inputs):
-        sizes = tuple(tuple(x.shape) for x in inputs if isinstance(x, torch.Tensor))
-        if sizes == ((128, 4096, 512),):
-            return self._sizes_0(*inputs)
-        return self._generic(*inputs)
-
-    def _sizes_0(self, *inputs):
-        device = inputs[0].device
-        arg0_1 = inputs[0]
-        buf0 = torch.empty_strided((128, 1, 512), (512, 512, 1), dtype=torch.float32, device=device)
-        triton_red_fused_sum_0_s0[(triton.cdiv(65536, 64), 1, 1)](arg0_1, buf0, 65536, 4096, XBLOCK=64, R0_BLOCK=8, num_warps=4, num_stages=1)
-        del arg0_1
-        return buf0
-
-    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
         device = inputs[0].device
         arg0_1 = inputs[0].shape[0]
         arg1_1 = inputs[0].shape[1]
@@ -99,6 +57,6 @@ class ModelNew(nn.Module):
         s69 = arg2_1
         buf0 = torch.empty_strided((s33, 1, s69), (s69, s69, 1), dtype=torch.float32, device=device)
         triton_red_fused_sum_0_xnumel = s33 * s69
-        triton_red_fused_sum_0_s1[(triton.cdiv(triton_red_fused_sum_0_xnumel, 64), 1, 1)](arg3_1, buf0, s69, s50, triton_red_fused_sum_0_xnumel, s50, XBLOCK=64, R0_BLOCK=64, num_warps=16, num_stages=1)
+        triton_red_fused_sum_0[(triton.cdiv(triton_red_fused_sum_0_xnumel, 128), 1, 1)](arg3_1, buf0, s69, s50, triton_red_fused_sum_0_xnumel, s50, XBLOCK=128, R0_BLOCK=128, num_warps=4, num_stages=1)
         del arg3_1
         return buf0
