@@ -39,7 +39,7 @@ from typing import NamedTuple
 from kernelevo.utils.kept import is_kept, kept_lines
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel
 from kernelevo.variation.source_text import Move, SourceText
-from kernelevo.variation.triton_limits import accumulator_shapes, spilled_block
+from kernelevo.variation.triton_limits import accumulatings, spilled_block
 
 CONFIGURED = ("num_warps", "num_stages")
 # launch options an autotune config sets too: passed at the launch as well, Triton would get them twice
@@ -81,7 +81,7 @@ def autotunings(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
             continue
         warps, stages, launch_edits = configuration
         configs = _neighbours(warps, stages, loops=any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel)))
-        configs = configs[:1] + [c for c in configs[1:] if not _spills(kernel, at, c[0])]
+        configs = configs[:1] + [c for c in configs[1:] if not _spills(source, kernel.name, c[0])]
         edits = [_decorator(text, kernel, use, configs), *launch_edits]
         if not has_bench:
             edits.append(_after_imports(text, tree, BENCH_DEF))
@@ -153,17 +153,12 @@ def _neighbours(warps: int, stages: int, *, loops: bool) -> list[tuple[int, int]
     return found
 
 
-def _spills(kernel: ast.FunctionDef, launches: list[ast.Call], warps: int) -> bool:
+def _spills(source: str, kernel: str, warps: int) -> bool:
     """Whether, on ``warps`` warps, a block tensor the kernel fills (an ``XBLOCK x R0_BLOCK`` accumulator)
     is more than a thread's registers at one of its launches: Triton would compile that trial for tens of
     seconds only to spill."""
-    shapes = tuple(accumulator_shapes(kernel))
-    for call in launches:
-        values = {kw.arg: kw.value.value for kw in call.keywords
-                  if kw.arg and isinstance(kw.value, ast.Constant) and type(kw.value.value) is int}
-        if shapes and spilled_block(shapes, values, warps):
-            return True
-    return False
+    return any(spilled_block(launch.shapes, {name: value for name, _, value in launch.literals}, warps)
+               for launch in accumulatings(source) if launch.kernel == kernel)
 
 
 def _imports_triton(tree: ast.Module) -> bool:

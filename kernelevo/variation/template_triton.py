@@ -280,13 +280,13 @@ class HostReader:
         leader: dict[int, ast.Constant] = {}  # literal -> its group's leader
         links: dict[int, list[tuple[ast.Constant, int]]] = {}
         for (scope, value), literals in groups.items():
-            found = [(p, add, axis) for p, add, axis in self._partners(scope)
-                     if int_value(p) + (1 if add else 0) == value and id(p) not in self.found]
-            if not found:
+            dividing = [(p, add, axis) for p, add, axis in self._partners(scope)
+                        if int_value(p) + (1 if add else 0) == value and id(p) not in self.found]
+            if not dividing:
                 continue
-            partners = [(p, add) for p, add, _ in found]
+            partners = [(p, add) for p, add, _ in dividing]
             # a grid that divides inductor's xnumel by 128 moves XBLOCK=128, not the R0_BLOCK=128 beside it
-            axes = {axis for _, _, axis in found}
+            axes = {axis for _, _, axis in dividing}
             if None not in axes:
                 literals = [n for n in literals if self._block_axis(n) in axes | {None}]
                 if not literals:

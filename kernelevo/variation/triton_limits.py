@@ -13,9 +13,10 @@ tile on one warp, where the same run's elites took 1.7 to 3.6 s. Such a mutant i
 
 The same holds for any block-shaped tensor a kernel fills with ``tl.full`` or ``tl.zeros`` and keeps:
 inductor's looped reductions carry an ``XBLOCK x R0_BLOCK`` accumulator through their loop. On an H100
-host, ``sum_dim1``'s reduction with ``XBLOCK`` 512 (a 512 x 128 accumulator over 4 warps, 512 values a
-thread) took 113 s to precompile and 1024 ran past the compile limit: three such mutants held the
-compilers for most of a 3-minute search, which judged 99 candidates where the run before judged 306.
+host, two of ``sum_dim1``'s reductions with ``XBLOCK`` 512 took 113 and 115 s to precompile and one with
+1024 ran past the compile limit. Their ``R0_BLOCK``, equal to ``XBLOCK`` since inductor's launch, moved
+with it: a 512 x 512 accumulator is 256 values a thread even on 32 warps, Triton's most. That 3-minute
+search judged 99 candidates, where the run before judged 306.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kernelevo.utils.pyast import launched_kernel
@@ -47,39 +49,54 @@ class Staging:
     literals: tuple[tuple[str, Position, int], ...]  # (keyword, position of the literal it reads, value)
 
 
-@functools.lru_cache(maxsize=1024)  # read once per parent; its mutants are judged without a parse
-def stagings(source: str) -> tuple[Staging, ...]:
-    """The launches and configs of ``source`` with M, N and K tiles."""
-    if not K_TILE.search(source):
-        return ()  # no K tile, no matmul staging to count
+@functools.lru_cache(maxsize=64)
+def _read(source: str) -> tuple[HostReader, dict[str, list[tuple[str, ast.Constant]]]] | None:
+    """``source`` read once for both rules: its host code (assignments read) and the tiles each kernel declares
+    in its body (inductor's templates: staged as the launch's stages say); None where it does not parse (not
+    ours to judge: the evaluator names a syntax error)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return ()  # not ours to judge: the evaluator names a syntax error
+        return None
     reader = HostReader(tree)
     reader.read_assignments()
-    # tiles inductor's templates declare in the kernel's body: staged as the launch's stages say
-    body_tiles = {k.name: list(kernel_tiles(k).items()) for k in reader.jit}
+    return reader, {k.name: list(kernel_tiles(k).items()) for k in reader.jit}
+
+
+def _launch_literals(reader: HostReader, body_tiles: dict[str, list[tuple[str, ast.Constant]]],
+                     launch: ast.Call) -> list[tuple[str, ast.Constant]]:
+    """A launch's keywords with the literals they are or read through names, then its kernel's body tiles."""
+    literals = [(str(kw.arg), resolved[0]) for kw in launch.keywords
+                if kw.arg and (resolved := reader.resolve(kw.value, launch)) is not None]
+    return literals + body_tiles.get(launched_kernel(launch) or "", [])
+
+
+def _positioned(literals: Sequence[tuple[str, ast.expr]]) -> tuple[tuple[str, Position, int], ...]:
+    return tuple((name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals)
+
+
+@functools.lru_cache(maxsize=1024)  # read once per parent; its mutants are judged without a parse
+def stagings(source: str) -> tuple[Staging, ...]:
+    """The launches and configs of ``source`` with M, N and K tiles."""
+    if not K_TILE.search(source) or (read := _read(source)) is None:
+        return ()  # no K tile, no matmul staging to count
+    reader, body_tiles = read
     found = []
     for node in reader.host_nodes:
         if not isinstance(node, ast.Call):
             continue
         literals: list[tuple[str, ast.expr]] = []
         if isinstance(node.func, ast.Subscript):  # a launch: literals, or the names they read
-            for kw in node.keywords:
-                resolved = reader.resolve(kw.value, node) if kw.arg else None
-                if resolved is not None:
-                    literals.append((str(kw.arg), resolved[0]))
-            literals += body_tiles.get(launched_kernel(node) or "", [])
+            literals += _launch_literals(reader, body_tiles, node)
         elif ast.unparse(node.func).endswith("Config"):
             literals = [(kw.arg, kw.value) for kw in node.keywords if kw.arg and is_int_literal(kw.value)]
             if node.args and isinstance(node.args[0], ast.Dict):
                 literals += [(str(k.value), v) for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)
                              if isinstance(k, ast.Constant) and isinstance(k.value, str) and is_int_literal(v)]
-        named = [(name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals
-                 if TILE.match(name) or name in ("num_stages", "num_warps")]
+        named = _positioned([(name, literal) for name, literal in literals
+                             if TILE.match(name) or name in ("num_stages", "num_warps")])
         if {m.group(1) for name, _, _ in named if (m := TILE.match(name))} == {"M", "N", "K"}:
-            found.append(Staging(node.lineno, tuple(named)))
+            found.append(Staging(node.lineno, named))
     return tuple(found)
 
 
@@ -91,11 +108,12 @@ class Accumulating:
     """One launch of a kernel that fills block-shaped tensors: the values its keywords give their dimensions."""
 
     line: int
+    kernel: str
     shapes: tuple[Shape, ...]
     literals: tuple[tuple[str, Position, int], ...]  # (keyword, position of the literal it reads, value)
 
 
-def accumulator_shapes(kernel: ast.FunctionDef) -> list[Shape]:
+def _block_shapes(kernel: ast.FunctionDef) -> tuple[Shape, ...]:
     """The shapes of the block tensors ``kernel`` makes with ``tl.full`` or ``tl.zeros`` (two dimensions or
     more, each a name or an int literal), less a matmul's ``BLOCK_M x BLOCK_N`` (counted with its stages)."""
     found = []
@@ -103,16 +121,15 @@ def accumulator_shapes(kernel: ast.FunctionDef) -> list[Shape]:
         if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.List | ast.Tuple)
                 and ast.unparse(node.func).split(".")[-1] in ("full", "zeros")):
             continue
-        dims = node.args[0].elts
         shape: Shape = tuple(d.id if isinstance(d, ast.Name) else int_value(d) if is_int_literal(d) else ""
-                             for d in dims)
+                             for d in node.args[0].elts)
         names = [d for d in shape if isinstance(d, str)]
         if len(shape) >= 2 and "" not in shape and names and not all(TILE.match(n) for n in names):
             found.append(shape)
-    return found
+    return tuple(found)
 
 
-def elements(shape: Shape, values: dict[str, int]) -> int | None:
+def _elements(shape: Shape, values: dict[str, int]) -> int | None:
     """How many values a block tensor of ``shape`` holds; None where a dimension's value is unknown."""
     count = 1
     for dim in shape:
@@ -126,30 +143,14 @@ def elements(shape: Shape, values: dict[str, int]) -> int | None:
 @functools.lru_cache(maxsize=1024)
 def accumulatings(source: str) -> tuple[Accumulating, ...]:
     """The launches of ``source``'s kernels that fill block tensors, with the literals their dimensions read."""
-    if "tl.full" not in source and "tl.zeros" not in source:
+    if ("tl.full" not in source and "tl.zeros" not in source) or (read := _read(source)) is None:
         return ()
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return ()
-    reader = HostReader(tree)
-    shapes = {k.name: tuple(s) for k in reader.jit if (s := accumulator_shapes(k))}
-    if not shapes:
-        return ()
-    reader.read_assignments()
-    body_tiles = {k.name: list(kernel_tiles(k).items()) for k in reader.jit}
-    found = []
-    for node in reader.host_nodes:
-        kernel = launched_kernel(node)
-        if kernel not in shapes:
-            continue
-        assert isinstance(node, ast.Call)
-        literals = [(str(kw.arg), resolved[0]) for kw in node.keywords
-                    if kw.arg and (resolved := reader.resolve(kw.value, node)) is not None]
-        literals += body_tiles.get(kernel, [])
-        named = tuple((name, (literal.lineno, literal.col_offset), int_value(literal)) for name, literal in literals)
-        found.append(Accumulating(node.lineno, shapes[kernel], named))
-    return tuple(found)
+    reader, body_tiles = read
+    shapes = {k.name: s for k in reader.jit if (s := _block_shapes(k))}
+    launches = [(node, kernel) for node in reader.host_nodes
+                if isinstance(node, ast.Call) and (kernel := launched_kernel(node)) in shapes]
+    return tuple(Accumulating(node.lineno, kernel, shapes[kernel],
+                              _positioned(_launch_literals(reader, body_tiles, node))) for node, kernel in launches)
 
 
 def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]:
@@ -171,7 +172,7 @@ def problems(source: str, edits: dict[Position, int] | None = None) -> list[str]
 def spilled_block(shapes: tuple[Shape, ...], values: dict[str, int], warps: int) -> str | None:
     """Why the largest of a kernel's block tensors, at ``values``, cannot stay in its ``warps`` warps'
     registers; None where it can (or a dimension is unknown)."""
-    sized = [(count, shape) for shape in shapes if (count := elements(shape, values)) is not None]
+    sized = [(count, shape) for shape in shapes if (count := _elements(shape, values)) is not None]
     if not sized:
         return None
     count, shape = max(sized)
