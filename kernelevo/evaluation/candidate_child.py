@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import statistics
 import time
 from multiprocessing.connection import Connection
 from typing import Any
@@ -102,6 +103,7 @@ class CandidateRunner:
         self.buffers: dict[str, list[Any]] = {}  # the inputs of the current variant's last fresh call
         self.candidate_file = ""
         self._sent: list[Any] = []  # tensors the judge may still be reading
+        self.library_seen: set[str] = set()  # variants whose forward made vendor-library calls
 
     def _progress(self, phase: str, detail: str = "") -> None:
         self.recorder.phase = phase
@@ -236,12 +238,16 @@ class CandidateRunner:
         items = list(result) if isinstance(result, list | tuple) else [result]
         wrong = next((f"output[{i}] is a {type(x).__name__}" for i, x in enumerate(items)
                       if type(x) is not torch.Tensor), None)
+        library = ops.library.records() if ops.library is not None else []
+        if library:
+            self.library_seen.add(request.variant)
         reply = CallReply(
             outputs=[] if wrong else [x.detach() for x in items],
             inputs_after=list(inputs),
             launches=self.recorder.total_launches() - before + sum(gpu_log.own.values()),
             wrong_type=wrong,
             compute_ops=ops.compute_ops(self.allowed_ops),
+            library=library,
             violations=cuda_violations + self._violations(),
             compile_s=self._compile_s() - compile_before,
             peak_bytes=self._peak(),
@@ -283,12 +289,28 @@ class CandidateRunner:
                     target_rel_iqr=request.target_rel_iqr, interpreted=not self.gpu,
                     on_loop_start=lambda: self._progress("timed_loop"), race_ms=request.race_ms,
                 )
+            library_ms = self._library_ms(call, sets[0]) if self.gpu and request.variant in self.library_seen else None
         except Exception as exc:
             return ChildError(classify(exc), describe(exc, self.candidate_file))
         del sets
         if self.gpu:  # the timing sets go back to the GPU: the judge may time its baselines again
             torch.cuda.empty_cache()
-        return TimeReply(run.timing, run.samples_ms, run.loop_wall_s, run.covers_ms, self._violations(), self._peak())
+        return TimeReply(run.timing, run.samples_ms, run.loop_wall_s, run.covers_ms, self._violations(), self._peak(),
+                         library_ms)
+
+    def _library_ms(self, call: Any, inputs: list[Any], forwards: int = 3) -> float:
+        """The GPU time (ms) of one forward's library calls: CUDA events around each, L2 flushed before the
+        forward, the median of ``forwards``. After the timed loop, so it costs the timing nothing."""
+        times = []
+        for _ in range(forwards):
+            if self.flusher is not None:
+                self.flusher()
+            ops = OpRecorder(timed=True)
+            with torch.no_grad(), ops:
+                call(*inputs)
+            assert ops.library is not None
+            times.append(ops.library.library_ms())
+        return statistics.median(times)
 
     # -- metadata --------------------------------------------------------------------------
     def _metadata(self) -> MetadataReply:

@@ -29,6 +29,7 @@ from typing import Any
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
+from kernelevo.evaluation.library import effective_policy
 from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.evaluation.protocol import (
@@ -64,7 +65,8 @@ def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResul
     if not options.static_checks:
         return None
     findings = check_source(source, language=spec.settings.language, allowed_imports=options.allowed_imports,
-                            allowed_torch_ops=options.allowed_torch_ops, allowed_libraries=options.allowed_libraries)
+                            allowed_torch_ops=options.allowed_torch_ops, allowed_libraries=options.allowed_libraries,
+                            library=effective_policy(options.library, spec.settings.library))
     if not findings:
         return None
     return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(str(f) for f in findings[:5]))

@@ -34,6 +34,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from kernelevo.evaluation.candidate_module import CANDIDATE_MODULE
+from kernelevo.evaluation.library import LibraryRecorder
 from kernelevo.evaluation.protocol import LaunchSignature
 
 # aten ops forward may dispatch: allocation, views, copies, fills, casts. Everything else computes.
@@ -50,7 +51,9 @@ ALLOWED_ATEN_OPS = frozenset(
 
 
 class OpRecorder(TorchDispatchMode):
-    """Counts aten ops by name while active; launches pause it (the interpreter uses torch)."""
+    """Counts aten ops by name while active; launches and library calls pause it (the interpreter uses
+    torch, and a library function's own decomposition is the library's). An aten op that is a library
+    kernel (``mm`` under ``einsum``) goes to ``library``, the :class:`LibraryRecorder` beside it."""
 
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
@@ -59,15 +62,32 @@ class OpRecorder(TorchDispatchMode):
         # child. Nothing in that child compiles with Dynamo, so the wrapper has nothing to do.
         return False
 
-    def __init__(self) -> None:
+    def __init__(self, *, library: bool = True, timed: bool = False) -> None:
         super().__init__()
         self.ops: Counter[str] = Counter()
         self.paused = 0
+        self.library = LibraryRecorder(self, timed=timed) if library else None
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
         if not self.paused:
-            self.ops[func.overloadpacket.__name__] += 1
-        return func(*args, **(kwargs or {}))
+            name = func.overloadpacket.__name__
+            timed = self.library.aten_call(name, args, kwargs) if self.library is not None else None
+            if timed is not None:
+                with timed:
+                    return func(*args, **kwargs)
+            self.ops[name] += 1
+        return func(*args, **kwargs)
+
+    def __enter__(self) -> OpRecorder:
+        if self.library is not None:
+            self.library.__enter__()  # the function mode first: its library calls pause this one
+        return super().__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        super().__exit__(*exc)
+        if self.library is not None:
+            self.library.__exit__(*exc)
 
     def compute_ops(self, allowed: frozenset[str]) -> dict[str, int]:
         return {op: n for op, n in self.ops.items() if op not in allowed}

@@ -24,7 +24,9 @@ from typing import Any
 import torch
 
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
+from kernelevo.evaluation.instrument import OpRecorder
 from kernelevo.evaluation.judge_process import Children
+from kernelevo.evaluation.library import effective_policy
 from kernelevo.evaluation.memory import MemoryPlan, plan_memory
 from kernelevo.evaluation.precompile import GpuTarget
 from kernelevo.evaluation.protocol import (
@@ -38,7 +40,7 @@ from kernelevo.evaluation.protocol import (
     fresh_seed,
 )
 from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
-from kernelevo.records.result import EvalResult, Timing
+from kernelevo.records.result import EvalResult, LibraryCall, Timing
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device
@@ -72,6 +74,10 @@ class Judge:
             self.info[self.timed_variant].flops = setup.flops
         step = self._cost("references", step)
         self.models = {v: self.problem.model(v, self.model_seed, self.device) for v in self.variants}
+        self.library = effective_policy(self.options.library, self.spec.settings.library)
+        # the library work each variant's reference does: a candidate's library calls must be part of it
+        self.reference_library = {v: self._reference_library(v) for v in self.variants}
+        step = self._cost("reference_library", step)
         self.environment = environment(self.device)
         self.ceilings: Ceilings = ceilings(self.device, self.environment.hardware)
         self.flusher = L2Flusher(self.device) if self.gpu else None
@@ -131,6 +137,15 @@ class Judge:
 
     def reference(self, variant: str, inputs: list[Any]) -> list[torch.Tensor]:
         return self.problem.forward(self.models[variant], variant, inputs)
+
+    def _reference_library(self, variant: str) -> list[LibraryCall]:
+        """The vendor-library calls one forward of ``variant``'s reference makes (a run of its own)."""
+        ops = OpRecorder()
+        with ops:
+            self.reference(variant, self.inputs(variant, fresh_seed()))
+        if self.gpu:
+            torch.cuda.empty_cache()
+        return ops.library.records() if ops.library is not None else []
 
     def tolerance(self, dtype: torch.dtype) -> tuple[float, float]:
         return self.spec.settings.tolerance(str(dtype).removeprefix("torch."))

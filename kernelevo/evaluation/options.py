@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.spec.sizes import CPU_CHILD_LIMIT, GIB
 from kernelevo.utils.devices import cores_per_gpu
 
@@ -31,8 +32,11 @@ class EvalOptions(BaseModel):
     runtime_checks: bool = True  # op recorder, stream/thread guards, integrity snapshot (tests turn them off)
     allowed_imports: list[str] = Field(default_factory=list)  # on top of the built-in allow-list
     allowed_torch_ops: list[str] = Field(default_factory=list)  # likewise, for forward's torch ops
-    # CUDA: libraries a kernel may call in place of its own kernels ("cublas", "cudnn", "thrust", "cub", ...)
+    # CUDA: libraries a kernel's C++ may call in place of its own kernels ("cublas", "cudnn", "thrust", "cub", ...)
     allowed_libraries: list[str] = Field(default_factory=list)
+    # the vendor-library families a candidate may hand to torch (gemm, conv, attention, rnn; [] for pure
+    # mode); None: the spec's setting, else every family (kernelevo.evaluation.library)
+    library: list[str] | None = None
     # archive descriptors (names, see kernelevo.archive.descriptors) to measure on each correct result
     descriptors: list[str] = Field(default_factory=list)
     # timing
@@ -74,6 +78,15 @@ class EvalOptions(BaseModel):
     precompile: bool = True
     precompile_ahead: int | None = Field(default=None, ge=1)
     precompile_threads: int | None = Field(default=None, ge=1)
+
+    @field_validator("library")
+    @classmethod
+    def _known_families(cls, value: list[str] | None) -> list[str] | None:
+        unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
+        if unknown:
+            raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} ([] for pure mode), not "
+                             f"{', '.join(map(repr, unknown))}")
+        return value
 
     def spares(self, *, gpu: bool) -> int:
         if self.spare_children is not None:

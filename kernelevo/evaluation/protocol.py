@@ -16,7 +16,7 @@ from kernelevo.evaluation.memory import MemoryPlan
 from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import GpuTarget
 from kernelevo.evaluation.racing import Race
-from kernelevo.records.result import CudaBuild, Environment, ErrorKind, KernelMetadata, Timing
+from kernelevo.records.result import CudaBuild, Environment, ErrorKind, KernelMetadata, LibraryCall, Timing
 from kernelevo.spec.spec import Spec
 
 
@@ -138,6 +138,7 @@ class CallReply:
     launches: int
     wrong_type: str | None = None
     compute_ops: dict[str, int] = field(default_factory=dict)
+    library: list[LibraryCall] = field(default_factory=list)  # vendor-library calls made through torch
     violations: list[tuple[ErrorKind, str]] = field(default_factory=list)
     compile_s: float = 0.0
     peak_bytes: int | None = None  # GPU: the child's allocator peak so far
@@ -166,6 +167,9 @@ class TimeReply:
     covers_ms: list[float]  # the GPU's sleep before each timed call (see kernelevo.evaluation.timing)
     violations: list[tuple[ErrorKind, str]] = field(default_factory=list)
     peak_bytes: int | None = None
+    # GPU, a forward that made library calls: their GPU time in one forward (ms; CUDA events around
+    # each call, L2 flushed before the forward, the median of a few forwards after the timed loop)
+    library_ms: float | None = None
 
 
 @dataclass

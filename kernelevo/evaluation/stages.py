@@ -23,6 +23,7 @@ from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.aot import AotRequest
 from kernelevo.evaluation.compare import Verdict, compare_outputs
 from kernelevo.evaluation.diagnostics import sandbox_failure_reason
+from kernelevo.evaluation.library import misuse, outside_policy, work_of
 from kernelevo.evaluation.protocol import (
     Call,
     CallReply,
@@ -36,7 +37,16 @@ from kernelevo.evaluation.protocol import (
 )
 from kernelevo.evaluation.racing import Race, clearly_slower
 from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
-from kernelevo.records.result import ErrorKind, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
+from kernelevo.records.result import (
+    ErrorKind,
+    EvalResult,
+    KernelMetadata,
+    LibraryUse,
+    MemoryUse,
+    Roofline,
+    Stage,
+    Timing,
+)
 from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.utils.tensors import equal
 
@@ -168,12 +178,15 @@ class _Stages:
         parts = self.result.costs.judge_parts
         parts["in_child"] = parts.get("in_child", 0.0) + reply.child_s
         self._note_child_peak(reply.peak_bytes)
-        if reply.launches == 0:  # the most precise diagnosis first: no kernel ran at all
+        if reply.launches == 0 and not reply.library:  # the most precise diagnosis first: no kernel ran at all
             raise Rejected(ErrorKind.KERNEL_NOT_LAUNCHED,
                            f"forward launched {'none of its CUDA kernels' if self.cuda else 'no Triton kernel'} "
                            f"on {_TRIALS[trial]} (variant {variant!r})")
         if self.opts.runtime_checks:
             self._runtime_checks(reply)
+            self._library_checks(reply, variant)
+        if reply.library and variant == self.judge.timed_variant and self.result.library is None:
+            self.result.library = LibraryUse(policy=list(self.judge.library), calls=reply.library)
         if reply.wrong_type:
             raise Rejected(ErrorKind.WRONG_TYPE, f"{reply.wrong_type}; expected plain tensors (variant {variant!r})")
         # The reference runs after the candidate: its outputs never sit in freed memory the candidate could read.
@@ -203,6 +216,27 @@ class _Stages:
             ops = ", ".join(f"{op} (x{n})" for op, n in sorted(reply.compute_ops.items()))
             raise Rejected(ErrorKind.TORCH_COMPUTE,
                            f"forward computed with PyTorch ops: {ops}; the kernels must do the work")
+
+    def _library_checks(self, reply: CallReply, variant: str) -> None:
+        """Library calls only of the families the policy allows, doing only work the reference gives libraries."""
+        if not reply.library:
+            return
+        barred = outside_policy(reply.library, self.judge.library)
+        if barred:
+            policy = ", ".join(self.judge.library) or "pure: none"
+            raise Rejected(ErrorKind.LIBRARY_CALL,
+                           f"forward handed {', '.join(c.signature for c in barred[:3])} to a vendor library, which "
+                           f"this run's library policy ({policy}) does not allow: the kernels must do it "
+                           f"(variant {variant!r})")
+        reference = self.judge.reference_library[variant]
+        beyond = misuse(work_of(reply.library), work_of(reference))
+        if beyond:
+            theirs = "; ".join(c.signature + (f" x{c.count}" if c.count > 1 else "") for c in reference) or "none"
+            raise Rejected(ErrorKind.LIBRARY_MISUSE,
+                           f"forward's library calls do work the reference gives no library: {'; '.join(beyond[:3])} "
+                           f"(the reference's library calls: {theirs}). Library calls may do the reference's "
+                           f"GEMMs, convolutions, attention and recurrent layers, never its other ops "
+                           f"(variant {variant!r})")
 
     def _compare(self, reply: CallReply, expected: list[torch.Tensor], variant: str, trial: str,
                  poison: int) -> Verdict | None:
@@ -332,6 +366,8 @@ class _Stages:
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
         self._cross_check(reply, received - marks["timed_loop"], overhead_ms)
+        if self.result.library is not None and reply.library_ms is not None:
+            self.result.library.library_ms = reply.library_ms
         t = reply.timing
         if t.raced and (race_ms is None or not clearly_slower(samples, race_ms)):
             raise Rejected(ErrorKind.TIMER_MISMATCH,
@@ -371,6 +407,8 @@ class _Stages:
             return
         result.speedup_eager = result.eager.median_ms / kernel.median_ms if result.eager else None
         result.speedup_compile = result.compiled.median_ms / kernel.median_ms if result.compiled else None
+        if result.library is not None and result.library.library_ms is not None:
+            result.library.gpu_share = min(1.0, result.library.library_ms / kernel.median_ms)
         info = self.judge.info[self.judge.timed_variant]
         floor = self.judge.ceilings.floor_ms(info.min_bytes, info.flops, self.judge.compute_dtype())
         dtype = self.judge.compute_dtype()

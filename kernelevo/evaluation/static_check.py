@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kernelevo.evaluation.cuda_check import check_cuda_text, check_link_flags
-from kernelevo.records.result import ErrorKind
+from kernelevo.records.result import LIBRARY_FAMILIES, ErrorKind
 from kernelevo.utils.cuda_source import find_cuda
 from kernelevo.utils.pyast import dotted_name
 
@@ -90,6 +90,16 @@ CUPY_ALLOWED = frozenset(
     | {f"cupy.{t}" for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp",
                              "uintp", "float16", "float32", "float64", "bool_")}
 )
+# Host-code calls (torch functions and tensor methods) that hand a library family's work to torch: let
+# through where the run's library policy allows the family (kernelevo.evaluation.library), named
+# library_call where it does not. What such a call may compute is judged at run time against the reference.
+LIBRARY_NAMES: dict[str, frozenset[str]] = {
+    "gemm": frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "mv", "addmv", "linear"}),
+    "conv": frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                       "convolution"}),
+    "attention": frozenset({"scaled_dot_product_attention"}),
+    "rnn": frozenset({"lstm", "gru"}),
+}
 TORCH_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.special", "torch.linalg", "torch.fft",
                               "torch.cuda", "torch.nn", "torch.Tensor"})
 
@@ -113,11 +123,13 @@ def check_source(
     allowed_imports: Iterable[str] = (),
     allowed_torch_ops: Iterable[str] = (),
     allowed_libraries: Iterable[str] = (),
+    library: Iterable[str] = LIBRARY_FAMILIES,
 ) -> list[Finding]:
     """Every static finding against ``source``; an empty list means it may run.
 
     ``language`` is the spec's: "triton", or "cuda" (CuPy or ``load_inline`` kernels,
-    whose C++ is checked by :mod:`kernelevo.evaluation.cuda_check`)."""
+    whose C++ is checked by :mod:`kernelevo.evaluation.cuda_check`). ``library``: the
+    library families host code may call through torch (the run's policy; empty: pure)."""
     if language not in ("triton", "cuda"):
         return [Finding(ErrorKind.UNSUPPORTED_LANGUAGE, 1, f"language {language!r} is not supported; "
                                                            "use triton or cuda")]
@@ -126,14 +138,18 @@ def check_source(
     except SyntaxError as exc:
         return [Finding(ErrorKind.SYNTAX_ERROR, exc.lineno or 0, f"syntax error: {exc.msg}")]
     defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    families = set(library)
     checker = _Checker(set(allowed_imports), set(allowed_torch_ops) | defined, language=language,
-                       allowed_libraries=set(allowed_libraries))
+                       allowed_libraries=set(allowed_libraries), library=families)
     checker.visit(tree)
     checker.finish(tree)
     if language == "cuda":
         cuda = find_cuda(source)
+        # ATen's library ops from C++ (torch::matmul) go where the policy lets Python's go
+        library_ops = {name for family in families for name in LIBRARY_NAMES[family]}
         checker.findings += [Finding(kind, line, message) for kind, line, message in
-                             check_cuda_text(cuda, allowed_libraries=allowed_libraries, allowed_ops=allowed_torch_ops)]
+                             check_cuda_text(cuda, allowed_libraries=allowed_libraries,
+                                             allowed_ops={*allowed_torch_ops, *library_ops})]
         if not cuda.kernels:
             checker.add(ErrorKind.NO_KERNEL, tree, "the candidate defines no __global__ CUDA kernel compiled by "
                                                    "cupy.RawModule / cupy.RawKernel or load_inline")
@@ -153,8 +169,13 @@ def _is_jit_decorator(node: ast.expr) -> bool:
 
 class _Checker(ast.NodeVisitor):
     def __init__(self, extra_imports: set[str], extra_ops: set[str], *, language: str = "triton",
-                 allowed_libraries: set[str] | None = None) -> None:
+                 allowed_libraries: set[str] | None = None, library: set[str] | None = None) -> None:
         self.findings: list[Finding] = []
+        families = set(LIBRARY_FAMILIES) if library is None else library
+        # library calls: name -> None (allowed) or the family the policy forbids
+        self.library_calls: dict[str, str | None] = {
+            name: (None if family in families else family) for family, names in LIBRARY_NAMES.items() for name in names}
+        self.gemm_allowed = "gemm" in families
         self.cuda = language == "cuda"
         self.allowed_libraries = allowed_libraries or set()
         # CUDA candidates may import CuPy and load_inline; nothing else of cpp_extension.
@@ -362,12 +383,24 @@ class _Checker(ast.NodeVisitor):
                 self.add(ErrorKind.LIBRARY_CALL, node, f"{resolved}() computes with CuPy's library kernels; "
                                                        "compile and launch your own with cupy.RawModule")
 
+    def _library_call(self, node: ast.AST, name: str) -> bool:
+        """Whether ``name`` is a library call (allowed, or named as outside the policy)."""
+        if name not in self.library_calls:
+            return False
+        family = self.library_calls[name]
+        if family is not None:
+            self.add(ErrorKind.LIBRARY_CALL, node, f"{name}() hands {family} work to a vendor library, which this "
+                                                   "run's library policy does not allow: the kernels must do it")
+        return True
+
     def _check_host_compute(self, node: ast.Call) -> None:
         func = node.func
         resolved = self.resolve(func)
         if resolved is not None:
             namespace, _, name = resolved.rpartition(".")
             if namespace in TORCH_NAMESPACES and name not in ALLOWED_TORCH_FUNCS and name not in self.extra_ops:
+                if self._library_call(node, name):
+                    return
                 if name[:1].isupper():  # a class: nn.Linear(...) and friends are built, then called
                     return
                 self.add(ErrorKind.TORCH_COMPUTE, node, f"{resolved}() computes in PyTorch; the kernel must do it")
@@ -377,11 +410,14 @@ class _Checker(ast.NodeVisitor):
             # self.linear(x) may be a submodule or a method of the candidate's: the op recorder judges it
             if receiver in {"math", "triton", "self", "cupy"} or (receiver in self.aliases and receiver != "torch"):
                 return
+            if self._library_call(node, func.attr):
+                return
             self.add(ErrorKind.TORCH_COMPUTE, node, f".{func.attr}() computes in PyTorch; the kernel must do it")
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        if isinstance(node.op, ast.MatMult) and not self.in_kernel:
-            self.add(ErrorKind.TORCH_COMPUTE, node, "the @ operator multiplies in PyTorch; the kernel must do it")
+        if isinstance(node.op, ast.MatMult) and not self.in_kernel and not self.gemm_allowed:
+            self.add(ErrorKind.LIBRARY_CALL, node, "the @ operator hands a GEMM to a vendor library, which this run's "
+                                                   "library policy does not allow: the kernel must do it")
         self.generic_visit(node)
 
     # -- whole module ------------------------------------------------------------------------

@@ -37,7 +37,7 @@ class ErrorKind(StrEnum):
     FILE_OR_NETWORK = "file_or_network_access"
     DYNAMIC_CODE = "dynamic_code"
     UNSUPPORTED_LANGUAGE = "unsupported_language"
-    LIBRARY_CALL = "library_call"  # cuBLAS, cuDNN, Thrust, CuPy's own kernels... in place of one's own
+    LIBRARY_CALL = "library_call"  # cuBLAS, cuDNN, Thrust, CuPy's own kernels... where the library policy forbids them
     TIMER_ACCESS = "timer_access"  # CUDA events, clocks or the global timer read by the candidate
     # compile and load
     COMPILE_ERROR = "compile_error"
@@ -49,6 +49,9 @@ class ErrorKind(StrEnum):
     CUDA_ERROR = "cuda_error"
     OUT_OF_MEMORY = "out_of_memory"
     KERNEL_NOT_LAUNCHED = "kernel_not_launched"
+    # a library call (allowed by the policy) doing work the reference gives no library: an identity
+    # convolution adding a bias, a GEMM with a ones vector summing rows
+    LIBRARY_MISUSE = "library_misuse"
     # correctness of what it returned
     WRONG_TYPE = "wrong_type"
     WRONG_SHAPE = "wrong_shape"
@@ -132,6 +135,39 @@ class KernelMetadata(BaseModel):
     max_threads_per_block: int | None = None  # CUDA: what its registers and shared memory allow
     source: str = "runtime"  # "runtime" (the GPU's own compile) or "aot-sm90" (compiled ahead of time)
     error: str | None = None
+
+
+# The vendor-library families a candidate may hand to torch by default: the ops inductor itself
+# leaves to libraries (kernelevo.evaluation.library says what each covers).
+LIBRARY_FAMILIES = ("gemm", "conv", "attention", "rnn")
+
+
+class LibraryCall(BaseModel):
+    """Calls of one vendor-library op with one signature that a forward made through torch."""
+
+    family: str  # "gemm", "conv", "attention", "rnn" (kernelevo.evaluation.library)
+    op: str  # the torch function or aten op: "linear", "mm", "conv2d", "scaled_dot_product_attention", ...
+    signature: str  # for people: "linear 4096x4096x4096 float16"
+    count: int = 1  # calls per forward
+    work: list[str] = Field(default_factory=list)  # the work units one call does (what the policy compares)
+
+
+class LibraryUse(BaseModel):
+    """The library kernels a candidate's forward ran through torch, and their share of its GPU time."""
+
+    policy: list[str]  # the families the run allowed (empty: pure mode)
+    calls: list[LibraryCall] = Field(default_factory=list)
+    # GPU only: the library calls' GPU time in one forward (CUDA events around each, L2 flushed before the
+    # forward; ms), and that time over the candidate's median
+    library_ms: float | None = None
+    gpu_share: float | None = None
+
+    def summary(self) -> str:
+        """What ran in libraries: ``"linear x2, conv2d (83% of GPU time)"``."""
+        if not self.calls:
+            return ""
+        ops = ", ".join(f"{c.op}{f' x{c.count}' if c.count > 1 else ''}" for c in self.calls)
+        return ops + (f" ({self.gpu_share:.0%} of GPU time)" if self.gpu_share is not None else "")
 
 
 class CudaBuild(BaseModel):
@@ -244,6 +280,7 @@ class EvalResult(BaseModel):
     roofline: Roofline | None = None
     kernels: list[KernelMetadata] = Field(default_factory=list)
     cuda: list[CudaBuild] = Field(default_factory=list)  # CUDA candidates: how each unit compiled, PTX, SASS
+    library: LibraryUse | None = None  # vendor-library calls the forward made through torch (None: none)
     launches: int = 0
     environment: Environment | None = None
     costs: StageCosts = Field(default_factory=StageCosts)

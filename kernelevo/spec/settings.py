@@ -14,6 +14,9 @@ settings never executes its code::
         "cpu_variants": ["small", "odd"],   # variants checked on CPU (default: all named ones)
         "language": "triton",               # or "cuda"
         "seeds": ["seed.py"],               # seed kernels, relative to the spec file
+        "library": ["gemm", "conv"],        # library families a kernel may hand to torch (default: all of
+                                            # gemm, conv, attention, rnn; [] is pure mode)
+        "tf32": False,                      # fp32 GEMMs and convolutions may round through TF32 (opt-in)
     }
 
 The module as written is the variant ``default``: it is timed on a GPU. On a CPU, where
@@ -27,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.spec.errors import SpecError
 
 SETTINGS_NAME = "KERNELEVO"
@@ -49,6 +53,20 @@ class SpecSettings(BaseModel):
     cpu_variants: list[str] | None = None
     language: Literal["triton", "cuda"] = "triton"
     seeds: list[str] = Field(default_factory=list)
+    # the vendor-library families a candidate may call through torch (kernelevo.evaluation.library);
+    # None: every family; []: pure mode. A run's option overrides it.
+    library: list[str] | None = None
+    # fp32 matrix products may round their inputs to TF32 (tensor cores): only where the tolerance holds
+    tf32: bool = False
+
+    @field_validator("library")
+    @classmethod
+    def _known_families(cls, value: list[str] | None) -> list[str] | None:
+        unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
+        if unknown:
+            raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} (or [] for pure mode), not "
+                             f"{', '.join(map(repr, unknown))}")
+        return value
 
     @field_validator("dtype")
     @classmethod

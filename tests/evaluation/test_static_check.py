@@ -82,7 +82,6 @@ def test_example_seeds_pass(examples_dir: Path) -> None:
     (candidate("return F.gelu(x)"), ErrorKind.TORCH_COMPUTE),
     (candidate("return torch.softmax(x, -1)"), ErrorKind.TORCH_COMPUTE),
     (candidate("return x.sum(dim=1)"), ErrorKind.TORCH_COMPUTE),
-    (candidate("return x @ x"), ErrorKind.TORCH_COMPUTE),
     (candidate("return torch.ops.aten.gelu(x)"), ErrorKind.TORCH_COMPUTE),
     (candidate("return torch.compile(lambda y: y * 2)(x)"), ErrorKind.TORCH_COMPUTE),
     (candidate("return Model()(x)"), ErrorKind.CALLS_REFERENCE),
@@ -119,3 +118,25 @@ def test_allow_lists_extend_the_defaults() -> None:
 def test_other_languages_are_not_supported() -> None:
     assert {f.kind for f in check_source(GOOD, language="hip")} == {ErrorKind.UNSUPPORTED_LANGUAGE}
     assert ErrorKind.NO_KERNEL in {f.kind for f in check_source(GOOD, language="cuda")}  # Triton is no CUDA kernel
+
+
+@pytest.mark.parametrize("body", ["return x @ x", "return torch.mm(x, x)", "return F.linear(x, x)",
+                                  "return x.matmul(x)", "return torch.nn.functional.conv2d(x, x)",
+                                  "return F.scaled_dot_product_attention(x, x, x)", "return torch.lstm(x)"])
+def test_library_calls_pass_under_the_default_policy_and_are_named_in_pure_mode(body: str) -> None:
+    source = candidate(body)
+    assert check_source(source) == []
+    assert {f.kind for f in check_source(source, library=())} == {ErrorKind.LIBRARY_CALL}
+
+
+def test_a_narrower_policy_names_the_family_it_leaves_out() -> None:
+    source = candidate("y = torch.mm(x, x)\nreturn F.conv2d(y, x)")
+    findings = check_source(source, library=("gemm",))
+    assert [f.kind for f in findings] == [ErrorKind.LIBRARY_CALL]
+    assert "conv2d() hands conv work" in findings[0].message
+    assert check_source(source, library=("gemm", "conv")) == []
+
+
+def test_the_policy_opens_no_other_torch_compute() -> None:
+    assert ErrorKind.TORCH_COMPUTE in kinds(candidate("return torch.softmax(torch.mm(x, x), -1)"))
+    assert ErrorKind.TORCH_COMPUTE in kinds(candidate("return torch.einsum('ij,jk->ik', x, x)"))

@@ -20,12 +20,18 @@ GELU_SPEC = EXAMPLES / "gelu" / "spec.py"
 # The CUDA twins: the same problems with "language": "cuda" (CuPy RawModule or load_inline candidates).
 CUDA_GELU_SPEC = EXAMPLES / "gelu_cuda" / "spec.py"
 CUDA_MATMUL_SPEC = EXAMPLES / "matmul_epilogue_cuda" / "spec.py"
+MATMUL_SPEC = EXAMPLES / "matmul_epilogue" / "spec.py"
+SOFTMAX_SPEC = EXAMPLES / "softmax" / "spec.py"
 SPECS = Path(__file__).parent / "specs"
+CONV_BIAS_SPEC = SPECS / "conv_bias.py"
+ROW_SUM_SPEC = SPECS / "row_sum.py"
+# library policies a case runs under (EvalOptions.library): the default (every family), or pure mode
+DEFAULT, PURE = "default", "pure"
 CONTROL = "seed_control.py"
 
 
-def options(static_checks: bool, runtime_checks: bool, spec: Path | None = None) -> EvalOptions:
-    """The suite's options: the given checks, short limits (a hang costs seconds, not minutes).
+def options(static_checks: bool, runtime_checks: bool, library: str = DEFAULT, spec: Path | None = None) -> EvalOptions:
+    """The suite's options: the given checks and library policy, short limits (a hang costs seconds, not minutes).
 
     A CUDA spec's compile limit is longer: a load_inline extension compiles torch's headers with
     nvcc, which takes tens of seconds on any machine."""
@@ -38,6 +44,7 @@ def options(static_checks: bool, runtime_checks: bool, spec: Path | None = None)
         timing_timeout_s=60,
         aot_metadata=False,  # register counts compiled ahead of time on CPU: no defence, only cost
         baselines=["eager"],  # torch.compile's baseline costs seconds per judge and defends nothing
+        library=None if library == DEFAULT else [] if library == PURE else library.split(","),
     )
 
 
@@ -59,6 +66,7 @@ class Case:
     # after the attack, the same warm evaluator must still accept the spec's first control
     # (an attack that poisons its child, e.g. an illegal address, must not poison the next candidate)
     control_after: bool = False
+    library: str = DEFAULT  # the library policy: "default", "pure", or families ("gemm,conv")
 
     @property
     def path(self) -> Path:
@@ -68,28 +76,28 @@ class Case:
         return self.path.read_text()
 
     @property
-    def checks(self) -> tuple[bool, bool]:
-        return self.static_checks, self.runtime_checks
+    def checks(self) -> tuple[bool, bool, str]:
+        return self.static_checks, self.runtime_checks, self.library
 
 
 def _case(name: str, file: str, expected: ErrorKind, why: str, *, static: bool = True, runtime: bool = True,
           gpu_only: bool = False, cpu_only: bool = False, bug: str | None = None, slow: bool = False,
-          spec: Path = GELU_SPEC, control_after: bool = False) -> Case:
+          spec: Path = GELU_SPEC, control_after: bool = False, library: str = DEFAULT) -> Case:
     return Case(name, file, expected, static, runtime, gpu_only, why, cpu_only=cpu_only, bug=bug, slow=slow,
-                spec=spec, control_after=control_after)
+                spec=spec, control_after=control_after, library=library)
 
 
 def _static(name: str, file: str, expected: ErrorKind, why: str, *, bug: str | None = None,
-            spec: Path = GELU_SPEC) -> Case:
+            spec: Path = GELU_SPEC, library: str = DEFAULT) -> Case:
     """Rejected by the static check (the AST, and for CUDA the kernel's C++ text), before anything runs."""
-    return _case(name, file, expected, why, bug=bug, spec=spec)
+    return _case(name, file, expected, why, bug=bug, spec=spec, library=library)
 
 
 def _runtime(name: str, file: str, expected: ErrorKind, why: str, *, gpu_only: bool = False,
-             cpu_only: bool = False, bug: str | None = None, spec: Path = GELU_SPEC) -> Case:
+             cpu_only: bool = False, bug: str | None = None, spec: Path = GELU_SPEC, library: str = DEFAULT) -> Case:
     """Static checks off, runtime checks on: only what happens in the child can reject it."""
     return _case(name, file, expected, why, static=False, gpu_only=gpu_only, cpu_only=cpu_only, bug=bug,
-                 spec=spec)
+                 spec=spec, library=library)
 
 
 _default = _case  # the search's own options (static and runtime checks on); the static check passes these
@@ -340,11 +348,14 @@ CASES: tuple[Case, ...] = (
     _runtime("cuda_torch_compute_inline-runtime-gpu", "cuda_torch_compute_inline.py", E.TORCH_COMPUTE,
              "aten tanh dispatched from C++ still passes the op recorder's dispatch mode", gpu_only=True,
              spec=CUDA_GELU_SPEC),
-    _static("cuda_torch_matmul_inline-static", "cuda_torch_matmul_inline.py", E.TORCH_COMPUTE,
-            "torch::matmul in the C++ host function (cuBLAS through ATen)", spec=CUDA_MATMUL_SPEC),
-    _runtime("cuda_torch_matmul_inline-runtime-gpu", "cuda_torch_matmul_inline.py", E.TORCH_COMPUTE,
-             "aten matmul/mm dispatched from C++ is seen by the op recorder", gpu_only=True,
-             spec=CUDA_MATMUL_SPEC),
+    # under the default library policy torch::matmul is the reference's GEMM handed to cuBLAS (a control,
+    # below); in pure mode it is torch compute in C++, and at run time a library call the policy forbids
+    _static("cuda_torch_matmul_inline-pure-static", "cuda_torch_matmul_inline.py", E.TORCH_COMPUTE,
+            "pure mode: torch::matmul in the C++ host function (cuBLAS through ATen)", spec=CUDA_MATMUL_SPEC,
+            library=PURE),
+    _runtime("cuda_torch_matmul_inline-pure-runtime-gpu", "cuda_torch_matmul_inline.py", E.LIBRARY_CALL,
+             "pure mode: aten mm dispatched from C++ is seen by the op recorder, a GEMM in a library",
+             gpu_only=True, spec=CUDA_MATMUL_SPEC, library=PURE),
     # 31. timers and clocks
     _static("cuda_globaltimer_skip-static", "cuda_globaltimer_skip.py", E.TIMER_ACCESS,
             "%globaltimer read in device code (inline PTX)", spec=CUDA_GELU_SPEC),
@@ -358,17 +369,46 @@ CASES: tuple[Case, ...] = (
              "a store 2**40 bytes past out is an illegal address, surfacing at the child's synchronize; "
              "the control must pass right after it in the same evaluator", gpu_only=True, spec=CUDA_GELU_SPEC,
              control_after=True),
+
+    # ---------------------------------------------------------------------------------------------
+    # The library policy (kernelevo.evaluation.library): by default GEMMs, convolutions, attention and
+    # recurrent layers may go to torch's libraries, for the reference's own work and nothing else.
+    # 33. a library call doing an op the candidate's kernels must do
+    _default("library_identity_conv_bias", "library_identity_conv_bias.py", E.LIBRARY_MISUSE,
+             "a 1x1 identity convolution adds the bias: conv work the reference gives no library",
+             spec=CONV_BIAS_SPEC),
+    _runtime("library_identity_conv_bias-runtime", "library_identity_conv_bias.py", E.LIBRARY_MISUSE,
+             "the same, seen by the child's library recorder alone", spec=CONV_BIAS_SPEC),
+    _default("library_sum_by_gemv", "library_sum_by_gemv.py", E.LIBRARY_MISUSE,
+             "torch.mv with a ones vector sums the rows: the reference hands no GEMM to a library",
+             spec=ROW_SUM_SPEC),
+    _default("library_bias_by_gemm", "library_bias_by_gemm.py", E.LIBRARY_MISUSE,
+             "an (M x N x N+1) GEMM against [I; b] adds the bias: not the reference's (M x N x K) GEMM",
+             spec=MATMUL_SPEC),
+    _default("library_softmax_by_attention", "library_softmax_by_attention.py", E.LIBRARY_MISUSE,
+             "scaled dot-product attention with a query of ones and identity values is a row softmax: "
+             "attention's GEMMs are no work of this reference", spec=SOFTMAX_SPEC),
+    # 34. a library call the run's policy does not allow
+    _static("library_linear_gelu-pure-static", "library_linear_gelu_control.py", E.LIBRARY_CALL,
+            "pure mode: torch.mm in host code names the policy", spec=MATMUL_SPEC, library=PURE),
+    _runtime("library_linear_gelu-pure-runtime", "library_linear_gelu_control.py", E.LIBRARY_CALL,
+             "pure mode, static checks off: the library recorder sees the mm", spec=MATMUL_SPEC, library=PURE),
+    _runtime("library_conv-gemm-only-runtime", "library_conv_relu_bias_control.py", E.LIBRARY_CALL,
+             "a policy of GEMMs alone: the convolution's library call is named", spec=CONV_BIAS_SPEC,
+             library="gemm"),
 )
 
 
 @dataclass(frozen=True)
 class Control:
-    """An honest kernel for a spec: it must be accepted under every options combination that spec's cases use."""
+    """An honest kernel for a spec: it must be accepted under every options combination that spec's cases use
+    (those of its library policy, where it names one)."""
 
     name: str  # the test id's prefix
     path: Path
     spec: Path
     gpu_only: bool  # CUDA kernels run only on a GPU (without one they are reported needs_gpu)
+    library: str | None = None  # only under this policy (a kernel that calls a library is no control in pure mode)
 
     def source(self) -> str:
         return self.path.read_text()
@@ -380,6 +420,16 @@ CONTROLS: tuple[Control, ...] = (
     Control("cuda_seed_control_inline", KERNELS / "cuda_seed_control_inline.py", CUDA_GELU_SPEC, gpu_only=True),
     # the matmul spec's control is its example seed (a WMMA tensor-core kernel)
     Control("cuda_matmul_seed", EXAMPLES / "matmul_epilogue_cuda" / "seed.py", CUDA_MATMUL_SPEC, gpu_only=True),
+    # the GEMM in cuBLAS through torch::matmul, its epilogue a CUDA kernel: the default policy's good answer
+    Control("cuda_torch_matmul_inline", KERNELS / "cuda_torch_matmul_inline.py", CUDA_MATMUL_SPEC, gpu_only=True,
+            library=DEFAULT),
+    Control("matmul_seed", EXAMPLES / "matmul_epilogue" / "seed.py", MATMUL_SPEC, gpu_only=False),
+    Control("library_linear_gelu", KERNELS / "library_linear_gelu_control.py", MATMUL_SPEC, gpu_only=False,
+            library=DEFAULT),
+    Control("library_conv_relu_bias", KERNELS / "library_conv_relu_bias_control.py", CONV_BIAS_SPEC,
+            gpu_only=False, library=DEFAULT),
+    Control("library_row_sum", KERNELS / "library_row_sum_control.py", ROW_SUM_SPEC, gpu_only=False),
+    Control("softmax_seed", EXAMPLES / "softmax" / "seed.py", SOFTMAX_SPEC, gpu_only=False),
 )
 
 
@@ -388,13 +438,11 @@ def control_for(spec: Path) -> Control:
     return next(c for c in CONTROLS if c.spec == spec)
 
 
-def combinations_for(spec: Path) -> tuple[tuple[bool, bool], ...]:
-    """Every combination of (static_checks, runtime_checks) the cases of ``spec`` use."""
-    return tuple(sorted({c.checks for c in CASES if c.spec == spec}, reverse=True))
-
-
-# Every combination of (static_checks, runtime_checks) some case uses; the Triton control runs under each.
-OPTION_COMBINATIONS: tuple[tuple[bool, bool], ...] = tuple(sorted({c.checks for c in CASES}, reverse=True))
+def combinations_for(control: Control) -> tuple[tuple[bool, bool, str], ...]:
+    """Every combination of (static_checks, runtime_checks, library) the cases of ``control``'s spec use
+    (under its library policy, where it names one)."""
+    return tuple(sorted({c.checks for c in CASES if c.spec == control.spec
+                         and control.library in (None, c.library)}, reverse=True))
 
 
 def _unique_names() -> None:

@@ -38,13 +38,13 @@ EvaluatorFor = Callable[..., Evaluator]
 
 @pytest.fixture(scope="session")
 def evaluator_for() -> Iterator[EvaluatorFor]:
-    """``evaluator_for(static_checks, runtime_checks, spec=GELU_SPEC)``: a warm evaluator per combination."""
-    warm: dict[tuple[bool, bool, Path], Evaluator] = {}
+    """``evaluator_for(static_checks, runtime_checks, library, spec=GELU_SPEC)``: a warm evaluator per combination."""
+    warm: dict[tuple[bool, bool, str, Path], Evaluator] = {}
 
-    def get(static_checks: bool, runtime_checks: bool, spec: Path = GELU_SPEC) -> Evaluator:
-        key = (static_checks, runtime_checks, spec)
+    def get(static_checks: bool, runtime_checks: bool, library: str, spec: Path = GELU_SPEC) -> Evaluator:
+        key = (static_checks, runtime_checks, library, spec)
         if key not in warm:
-            evaluator = Evaluator(read_spec(str(spec)), options(static_checks, runtime_checks, spec))
+            evaluator = Evaluator(read_spec(str(spec)), options(static_checks, runtime_checks, library, spec))
             evaluator.start()
             warm[key] = evaluator
         return warm[key]
@@ -58,9 +58,10 @@ def _describe(result: EvalResult) -> str:
     return f"correct={result.correct} error={result.error} stage={result.stage}\nmessage: {result.message}"
 
 
-def _checks_id(checks: tuple[bool, bool]) -> str:
-    static_checks, runtime_checks = checks
-    return f"static-{'on' if static_checks else 'off'}-runtime-{'on' if runtime_checks else 'off'}"
+def _checks_id(checks: tuple[bool, bool, str]) -> str:
+    static_checks, runtime_checks, library = checks
+    policy = "" if library == "default" else f"-library-{library}"
+    return f"static-{'on' if static_checks else 'off'}-runtime-{'on' if runtime_checks else 'off'}{policy}"
 
 
 def _case_param(case: Case) -> pytest.ParameterSet:
@@ -84,13 +85,14 @@ def _control_params() -> list[pytest.ParameterSet]:
         runs = (("", []), ("-gpu", NEEDS_GPU)) if not control.gpu_only else (("-gpu", NEEDS_GPU),)
         prefix = "" if control.name == "seed_control" else f"{control.name}-"
         for suffix, marks in runs:
-            for checks in combinations_for(control.spec):
+            for checks in combinations_for(control):
                 params.append(pytest.param(control, checks, id=prefix + _checks_id(checks) + suffix, marks=marks))
     return params
 
 
 @pytest.mark.parametrize(("control", "checks"), _control_params())
-def test_control_seed_is_accepted(control: Control, checks: tuple[bool, bool], evaluator_for: EvaluatorFor) -> None:
+def test_control_seed_is_accepted(control: Control, checks: tuple[bool, bool, str],
+                                  evaluator_for: EvaluatorFor) -> None:
     """The correct seed kernel passes under every options combination its spec's cases use."""
     result = evaluator_for(*checks, spec=control.spec).evaluate(control.source())
     assert result.correct, (
