@@ -77,8 +77,9 @@ def judged(row: dict, captures: Path) -> dict:
                   "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile}
 
 
-def structures(path: Path, captures: Path, only: list[str] | None = None) -> dict:
-    """Every seed a run makes for ``path``'s spec, judged in one evaluator, with its archive cell."""
+def structures(path: Path, captures: Path, only: list[str] | None = None, judge: bool = True) -> dict:
+    """Every seed a run makes for ``path``'s spec (the captures' wall times: seeding's), judged in one
+    evaluator (unless not ``judge``), with its archive cell."""
     from kernelevo.archive.descriptors import descriptor_set
     from kernelevo.evaluation import EvalOptions, Evaluator
     from kernelevo.variation.compile_seeds import inductor_seeds
@@ -91,9 +92,18 @@ def structures(path: Path, captures: Path, only: list[str] | None = None) -> dic
         found = inductor_seeds(spec, structures=only)
     except (CaptureError, ConversionError) as exc:
         return row | {"capture_s": time.perf_counter() - started, "reason": str(exc)}
-    row |= {"capture_s": time.perf_counter() - started, "skipped": found.skipped}
+    row |= {"capture_s": time.perf_counter() - started, "capture_parts_s": found.seconds, "skipped": found.skipped,
+            "seed_names": [n for n, _ in found.seeds]}
     for name, capture in found.captures.items():
         (captures / f"{spec.name}.{name}.json").write_text(capture.to_json())
+    generic, *by_sizes = found.default
+    (captures / f"{spec.name}.json").write_text(generic.to_json())
+    for c in by_sizes:
+        (captures / f"{spec.name}.{c.variant}.static.json").write_text(c.to_json())
+    if not judge:
+        for name, source in found.seeds:
+            (captures / f"{name}.py").write_text(source)
+        return row
     grid = descriptor_set("levels")
     evaluator = Evaluator(spec, EvalOptions(baselines=["eager", "compile"]))
     seeds = {}
@@ -121,19 +131,31 @@ def main() -> None:
     parser.add_argument("--judge", action="store_true", help="convert each capture and judge the candidate")
     parser.add_argument("--structures", action="store_true",
                         help="make and judge every seed a run makes, inductor's structural options included")
-    parser.add_argument("--only", help="with --structures: these structures (comma-separated), not all")
+    parser.add_argument("--only", help="with --structures: these structures (comma-separated; '' for none), not all")
+    parser.add_argument("--no-judge", action="store_true", help="with --structures: make the seeds, judge none")
     parser.add_argument("--jobs", type=int, default=1, help="captures at once")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     args.captures.mkdir(parents=True, exist_ok=True)
     paths = [Path(p) for p in args.specs] or sorted((ROOT / "benchmarks" / "suite").glob("*.py"))
     if args.structures:
+        only = [n for n in args.only.split(",") if n] if args.only is not None else None
         rows = []
-        for path in paths:
-            rows.append(structures(path, args.captures, args.only.split(",") if args.only else None))
-            print(json.dumps(rows[-1]), flush=True)
-            if args.out:  # after each spec: a run cut short keeps what it measured
-                args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
+
+        def one(path: Path) -> dict:
+            try:
+                return structures(path, args.captures, only, judge=not args.no_judge)
+            except Exception as exc:  # one spec's failure is a row, not the end of the benchmark
+                return {"spec": path.stem, "reason": f"{type(exc).__name__}: {exc}"}
+
+        # specs side by side (--jobs): for collecting captures; time seeding with --jobs 1
+        with ThreadPoolExecutor(args.jobs) as pool:
+            for row in pool.map(one, paths):
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+                if args.out:  # after each spec: a run cut short keeps what it measured
+                    args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows},
+                                                   indent=1))
         return
     with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
         rows = list(pool.map(lambda p: captured(p, args.captures), paths))

@@ -16,6 +16,7 @@ import logging
 import os
 import random
 import signal
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,7 +167,10 @@ async def run_search(
         loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
         if not stored.candidates:
-            loop.add_seeds(seeds + await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds)))
+            seeding = time.monotonic()
+            made = await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds))
+            loop.seeding_s = time.monotonic() - seeding
+            loop.add_seeds(seeds + made)
         if on_start:
             on_start(loop)
         _handle_ctrl_c(loop)
@@ -203,12 +207,17 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     from kernelevo.variation.inductor_capture import CaptureError
     from kernelevo.variation.inductor_seed import ConversionError
 
+    started = time.monotonic()
     try:
         seeds = seeds_from_compile(spec, device=config.evaluation.device)
     except (CaptureError, ConversionError) as exc:
         log.warning("No seed from torch.compile for %s: %s", spec.name, exc)
         return []
-    log.info("Seeded %s with torch.compile's own Triton kernels (%s)", spec.name, ", ".join(n for n, _ in seeds))
+    except Exception as exc:  # a seed is a help, never a reason for the run to end
+        log.warning("No seed from torch.compile for %s: seeding failed (%s: %s)", spec.name, type(exc).__name__, exc)
+        return []
+    log.info("Seeded %s from torch.compile in %.1f s (%s)", spec.name, time.monotonic() - started,
+             ", ".join(n for n, _ in seeds))
     return seeds
 
 

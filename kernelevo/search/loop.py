@@ -74,7 +74,9 @@ class SearchLoop:
         self.previous_elapsed_s = previous_elapsed_s  # the run's earlier sessions
         self.ready: list[Candidate] = []
         self.stopped = ""  # why the loop stops; empty while it runs
+        self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
+        self.seeding_s = 0.0  # of which making the seeds took (torch.compile's captures)
         self.finished: float | None = None  # when run() returned
         # summed time an evaluator held its device (the judge's time) for these candidates: the busy
         # fraction. Not the time awaiting the pool: on a GPU an evaluator takes several at once.
@@ -124,9 +126,11 @@ class SearchLoop:
         untold: list[Returned] = []  # results not told the state yet
         while True:
             self.store.check()  # a store that cannot write stops the run (it can be resumed)
-            reason = self.stopped or self.budget_reached()
-            if reason:
-                self.stop(reason)
+            if not self.stopped:
+                budget = self.budget_reached()
+                if budget:
+                    self.stop(budget)
+                    self.by_budget = True
             if not self.stopped:
                 self._start_producing(tasks)
             started = self._start_evaluating(tasks, len(untold))
@@ -139,7 +143,7 @@ class SearchLoop:
                 continue  # evaluators that finished meanwhile get their next candidates before more is told
             if self.stopped:
                 tasks.cancel_all_but("evaluate")
-                if not tasks.running("evaluate"):
+                if not tasks.running("evaluate") and not self._seeds_waiting():
                     break
             if not tasks:
                 self.stop(EXHAUSTED if self.state.archives and any(len(a) for a in self.state.archives.values())
@@ -164,13 +168,23 @@ class SearchLoop:
 
     def _start_evaluating(self, tasks: Tasks, untold: int) -> bool:
         """Hand ready candidates to free evaluators; whether any was. A stopped run starts none: what is
-        ready stays pending, and a resume evaluates it."""
+        ready stays pending, and a resume evaluates it. But seeds are judged whatever budget is reached
+        (making them may outlast a short budget): a run always knows where its seeds stand."""
         started = False
-        while not self.stopped and self.ready and tasks.running("evaluate") < self.pool.capacity \
-                and not self._evaluation_budget_full(tasks.running("evaluate") + untold):
-            tasks.start(self._evaluate(self.ready.pop(0)), "evaluate")
+        while self.ready and tasks.running("evaluate") < self.pool.capacity:
+            if self._seeds_waiting():
+                position = next(i for i, c in enumerate(self.ready) if c.operator == "seed")
+            elif self.stopped or self._evaluation_budget_full(tasks.running("evaluate") + untold):
+                break
+            else:
+                position = 0
+            tasks.start(self._evaluate(self.ready.pop(position)), "evaluate")
             started = True
         return started
+
+    def _seeds_waiting(self) -> bool:
+        """Seeds ready and not judged, in a run a budget stopped (a stop by the user leaves them pending)."""
+        return self.by_budget and any(c.operator == "seed" for c in self.ready)
 
     def _tell_some(self, untold: list[Returned]) -> None:
         """Tell the state the first :data:`TELL_CHUNK` results (and take them off the list)."""

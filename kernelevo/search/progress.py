@@ -47,6 +47,8 @@ def snapshot(loop: SearchLoop) -> dict[str, Any]:
         "evaluations_per_min": this_session / elapsed * 60 if elapsed > 0 else 0.0,
         "busy": loop.busy_fraction(), "workers": loop.pool.workers,
         "session_s": elapsed, "elapsed_s": loop.previous_elapsed_s + elapsed,
+        # making the seeds (torch.compile's captures) and searching, apart: this session's seconds
+        "seeding_s": loop.seeding_s, "search_s": max(0.0, elapsed - loop.seeding_s),
         "hardware": top[0] if top else None, "interpreted": bool(top and top[1]["interpreted"]),
         "best_speedup_eager": top[1]["speedup_eager"] if gpu and top else None,
         "best_speedup_compile": top[1]["speedup_compile"] if gpu and top else None,

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import ast
 import logging
+import re
+import tempfile
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kernelevo.variation.fuse_epilogue import fusions
@@ -59,20 +63,30 @@ class InductorSeeds:
     seeds: list[tuple[str, str]]  # (name, source)
     skipped: dict[str, str]  # structure -> why it made no seed
     captures: dict[str, Capture]  # structure -> its capture at the timed sizes, for each seed it made
+    seconds: dict[str, float] = field(default_factory=dict)  # capture -> its wall time (s)
+    default: list[Capture] = field(default_factory=list)  # torch.compile's default: generic, then by sizes
 
 
-def capture_for_seed(spec: Spec, device: str = "auto") -> tuple[Capture, list[Capture]]:
-    """Inductor's generic module for ``spec`` and its module for the timed variant's sizes; a module
-    for every variant's sizes where the generic one fixed some (``Capture.specialized``)."""
+# captures side by side: each is a child compiling on the CPU (inductor's own workers besides), and
+# the structures of one spec share what inductor compiled and tuned through one cache folder
+CAPTURE_WORKERS = 4
+TEMPLATES = "templates"  # the capture with GEMMs as inductor's autotuned Triton templates
+_LIBRARY_GEMMS = re.compile(r"\bextern_kernels\.(?:mm|addmm|bmm|baddbmm)\(")
+
+
+def capture_for_seed(spec: Spec, device: str = "auto", *, templates: bool = False) -> tuple[Capture, list[Capture]]:
+    """Inductor's generic module for ``spec`` and its module for the timed variant's sizes (GEMMs left to
+    the libraries, or as Triton templates); a module for every variant's sizes where the generic one
+    fixed some (``Capture.specialized``)."""
     with Capturer(spec, device=device) as capturer:  # one child: torch and the spec load once
-        return _default_captures(capturer, spec)
+        return _default_captures(capturer, spec, templates=templates)
 
 
-def _default_captures(capturer: Capturer, spec: Spec) -> tuple[Capture, list[Capture]]:
-    generic = capturer.capture()
-    by_sizes = [capturer.capture(generic=False)]
+def _default_captures(capturer: Capturer, spec: Spec, *, templates: bool) -> tuple[Capture, list[Capture]]:
+    generic = capturer.capture(templates=templates)
+    by_sizes = [capturer.capture(generic=False, templates=templates)]
     if generic.specialized:
-        by_sizes += [capturer.capture(generic=False, variant=v)
+        by_sizes += [capturer.capture(generic=False, variant=v, templates=templates)
                      for v in spec.settings.variant_names() if v != by_sizes[0].variant]
     return generic, by_sizes
 
@@ -83,43 +97,89 @@ def _code(candidate: str) -> str:
     return candidate.split('"""', 2)[2]
 
 
-def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None) -> InductorSeeds:
+def _kinds(capture: Capture) -> set[str]:
+    """The kinds of kernel a capture launches (triton_poi_, ...); a GEMM left to a library counts as a
+    template (triton_tem_), which inductor writes for it under max-autotune."""
+    kinds = {k[:11] for k in capture.kernels}
+    return kinds | ({"triton_tem_"} if _LIBRARY_GEMMS.search(capture.code) else set())
+
+
+def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None, *,
+                   workers: int = CAPTURE_WORKERS) -> InductorSeeds:
     """The candidates made from torch.compile's kernels for ``spec`` on this machine's GPU.
 
-    First the one that runs inductor's static-size kernels at the timed sizes (as torch.compile
-    does), then, where inductor kept every size dynamic, the one that runs its generic kernels
-    alone: on the H200 the generic kernels were the faster at the timed sizes on softmax,
-    log-softmax and cross-entropy (benchmarks/results/compile_seeds-generic-h200.json). Then one
-    per structure of :data:`STRUCTURES` (all unless named) that changes the kernels at the timed
-    sizes; the other variants' sizes keep the default kernels. A structure that fails to compile or
-    to convert is skipped with its reason; the default capture failing raises
-    :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError`."""
+    First torch.compile's default module, GEMMs and convolutions left to the libraries as it leaves
+    them: its speed is torch.compile's. Then, where inductor kept every size dynamic, its generic
+    kernels alone (on the H200 the faster at the timed sizes on softmax, log-softmax and
+    cross-entropy: benchmarks/results/compile_seeds-generic-h200.json). Then, side by side in up to
+    ``workers`` children sharing one inductor cache, GEMMs as inductor's Triton templates (where the
+    spec has a GEMM) and one seed per structure of :data:`STRUCTURES` (all unless named) that changes
+    the kernels at the timed sizes, each under templates; the other variants' sizes keep the default
+    module's kernels. A capture that fails to compile or convert is skipped with its reason; the
+    default capture failing raises :class:`~kernelevo.variation.inductor_capture.CaptureError` or
+    :class:`ConversionError`."""
     chosen = list(STRUCTURES) if structures is None else list(structures)
-    with Capturer(spec, device=device) as capturer:
-        generic, by_sizes = _default_captures(capturer, spec)
+    seconds: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="kernelevo-inductor-") as cache:
+        started = time.perf_counter()
+        with Capturer(spec, device=device, cache_dir=cache) as capturer:
+            generic, by_sizes = _default_captures(capturer, spec, templates=False)
+        seconds["default"] = time.perf_counter() - started
         seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
         if not generic.specialized:
             seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
-        written = {_code(source) for _, source in seeds}
         skipped: dict[str, str] = {}
-        captures: dict[str, Capture] = {}
+        kinds = _kinds(by_sizes[0])
+        jobs: dict[str, dict[str, Any]] = {}
+        if "triton_tem_" in kinds:
+            jobs[TEMPLATES] = {}
+        else:
+            skipped[TEMPLATES] = "no GEMM inductor writes as a template"
         for name in chosen:
             structure = STRUCTURES[name]
-            if structure.kinds and not any(k.startswith(structure.kinds) for k in by_sizes[0].kernels):
-                skipped[name] = f"no kernel it changes (inductor wrote {', '.join(by_sizes[0].kernels)})"
-                continue
-            try:
-                timed = capturer.capture(generic=False, options=structure.options)
-                source = to_candidate(generic, [timed, *by_sizes[1:]])
-                if _code(source) in written:
-                    skipped[name] = "inductor writes the same kernels with it"
-                    continue
-                written.add(_code(source))
-                seeds.append((f"{spec.name}-torch-compile-{name}", source))
-                captures[name] = timed
-            except (CaptureError, ConversionError) as exc:
-                skipped[name] = str(exc)
-    return InductorSeeds(seeds, skipped, captures)
+            if structure.kinds and not kinds & set(structure.kinds):
+                skipped[name] = f"no kernel it changes (inductor wrote {', '.join(by_sizes[0].kernels) or 'none'})"
+            else:
+                jobs[name] = structure.options
+        captured = _capture_side_by_side(spec, device, cache, jobs, workers, seconds)
+    written = {_code(source) for _, source in seeds}
+    captures: dict[str, Capture] = {}
+    for name, timed in captured.items():
+        if isinstance(timed, str):
+            skipped[name] = timed
+            continue
+        try:
+            source = to_candidate(generic, [timed, *by_sizes[1:]])
+        except ConversionError as exc:
+            skipped[name] = str(exc)
+            continue
+        if _code(source) in written:
+            skipped[name] = "inductor writes the same kernels with it"
+            continue
+        written.add(_code(source))
+        seeds.append((f"{spec.name}-torch-compile-{name}", source))
+        captures[name] = timed
+    return InductorSeeds(seeds, skipped, captures, seconds, [generic, *by_sizes])
+
+
+def _capture_side_by_side(spec: Spec, device: str, cache: str, jobs: dict[str, dict[str, Any]], workers: int,
+                          seconds: dict[str, float]) -> dict[str, Capture | str]:
+    """Each job's capture at the timed sizes (GEMMs as templates, under its options), or why it failed."""
+
+    def one(name: str) -> Capture | str:
+        started = time.perf_counter()
+        try:
+            with Capturer(spec, device=device, cache_dir=cache) as capturer:
+                return capturer.capture(generic=False, options=jobs[name], templates=True)
+        except CaptureError as exc:
+            return str(exc)
+        finally:
+            seconds[name] = time.perf_counter() - started
+
+    if not jobs:
+        return {}
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(jobs)))) as pool:
+        return dict(zip(jobs, pool.map(one, jobs), strict=True))
 
 
 def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -138,10 +198,12 @@ def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
     """(name, source) of every candidate :func:`inductor_seeds` makes and of their :func:`fused_seeds`,
-    the structures' skips logged."""
+    the structures' skips and the captures' times logged."""
     found = inductor_seeds(spec, device)
     for name, why in found.skipped.items():
         log.info("No %s seed from torch.compile for %s: %s", name, spec.name, why)
+    log.info("torch.compile's captures of %s: %s", spec.name,
+             ", ".join(f"{name} {s:.1f} s" for name, s in found.seconds.items()))
     return found.seeds + fused_seeds(found.seeds)
 
 

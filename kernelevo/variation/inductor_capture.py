@@ -2,7 +2,8 @@
 
 The spec is untrusted code, and so is what inductor makes of it: both run only in a
 :class:`~kernelevo.sandbox.Sandbox` child with a hard time limit. The child compiles the
-reference with inductor's Triton backend (GEMMs as Triton templates, not cuBLAS calls),
+reference as ``torch.compile`` does by default (GEMMs and convolutions left to the vendor
+libraries), or with GEMMs as Triton templates (``templates``: inductor's max-autotune),
 with every dimension that differs between the spec's variants dynamic and the others
 static, runs it once so that inductor autotunes, and reports a :class:`Capture`: the
 generated module's text and what the text alone does not say (which argument of the
@@ -85,6 +86,7 @@ class Capture:
     # (a module holding it as a Python int, as nn.LayerNorm does): the module serves that size alone
     specialized: list[list[int]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)  # inductor configuration it was compiled under
+    templates: bool = True  # GEMMs as inductor's autotuned Triton templates; else as torch.compile leaves them
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -149,13 +151,15 @@ def _launches(module: Any) -> dict[str, KernelLaunch]:
 
 
 def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True,
-                     variant: str | None = None, options: dict[str, Any] | None = None) -> Capture:
+                     variant: str | None = None, options: dict[str, Any] | None = None,
+                     templates: bool = True) -> Capture:
     """Compile ``problem``'s reference with inductor on ``device`` and read back what it wrote.
 
     ``generic``: the dimensions that differ between variants are dynamic (one module serves
     them all); else every size is ``variant``'s (the default's unless named), as torch.compile
     specializes by default. ``options``: inductor configuration to compile under (dotted names,
-    ``{"triton.persistent_reductions": False}``), on top of GEMMs as Triton templates."""
+    ``{"triton.persistent_reductions": False}``). ``templates``: GEMMs as inductor's autotuned Triton
+    templates (max-autotune's GEMMs); else torch.compile's default, GEMMs and convolutions in libraries."""
     import torch
     import torch._inductor.config as inductor_config
     import triton
@@ -223,15 +227,14 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
 
     fx_config.use_duck_shape = False  # equal sizes keep their own symbols: a square default stays generic
     torch._dynamo.config.force_parameter_static_shapes = False  # a weight's size follows get_init_inputs()
-    inductor_config.max_autotune_gemm = True
-    inductor_config.max_autotune_gemm_backends = "TRITON"
     torch._dynamo.reset()
     compiled = torch.compile(reference, backend=place, fullgraph=True, dynamic=None if generic else False)
     missing = [name for name in options or {} if not _has_option(inductor_config, name)]
     if missing:
         raise CaptureError(f"this torch's inductor has no option {', '.join(missing)}")
     try:
-        with inductor_config.patch(options or {}), torch.no_grad():
+        gemms = {"max_autotune_gemm": True, "max_autotune_gemm_backends": "TRITON"} if templates else {}
+        with inductor_config.patch({**gemms, **(options or {})}), torch.no_grad():
             result, codes = run_and_get_code(compiled, *flat)
     except CaptureError:
         raise
@@ -256,7 +259,8 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                                    "gpu": torch.cuda.get_device_name(device)},
         variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
         specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
-                     or (i not in traced_inputs and (i, d) not in sized)], options=dict(options or {}))
+                     or (i not in traced_inputs and (i, d) not in sized)], options=dict(options or {}),
+        templates=templates)
 
 
 def _has_option(config: Any, dotted: str) -> bool:
@@ -285,11 +289,11 @@ class CaptureHandler:
         self.device = pick_device(device)
         self.problem = Problem(spec)
 
-    def handle(self, request: tuple[int, bool, str | None, dict[str, Any]]) -> Capture | str:
-        seed, generic, variant, options = request
+    def handle(self, request: tuple[int, bool, str | None, dict[str, Any], bool]) -> Capture | str:
+        seed, generic, variant, options, templates = request
         try:
             return capture_in_child(self.problem, self.device, seed=seed, generic=generic, variant=variant,
-                                    options=options)
+                                    options=options, templates=templates)
         except CaptureError as exc:
             return str(exc)
 
@@ -301,28 +305,32 @@ class Capturer:
     ``with Capturer(spec) as c: c.capture()``; :class:`CaptureError` says why not, at once where
     this machine has no GPU."""
 
-    def __init__(self, spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S) -> None:
+    def __init__(self, spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S,
+                 cache_dir: str | None = None) -> None:
         from kernelevo.utils.devices import cuda_present, sandbox_env
 
         if not (cuda_present() if device == "auto" else device == "cuda"):
             raise CaptureError(NO_GPU)
         self.timeout_s = timeout_s
+        env = sandbox_env(gpu=True)
+        if cache_dir is not None:  # captures of one spec side by side share what inductor compiled and tuned
+            env["TORCHINDUCTOR_CACHE_DIR"] = cache_dir
         self._start = functools.partial(Sandbox, "kernelevo.variation.inductor_capture:CaptureHandler",
-                                        (spec, "cuda"), env=sandbox_env(gpu=True), name="inductor")
+                                        (spec, "cuda"), env=env, name="inductor")
         self.box = self._start()
         self.box.start()
 
     def capture(self, *, generic: bool = True, variant: str | None = None, seed: int = 0,
-                options: dict[str, Any] | None = None) -> Capture:
+                options: dict[str, Any] | None = None, templates: bool = True) -> Capture:
         """What inductor writes. ``generic``: sizes that differ between variants stay symbolic;
-        else all are ``variant``'s (the default's unless named). ``options``: see
+        else all are ``variant``'s (the default's unless named). ``options`` and ``templates``: see
         :func:`capture_in_child`. A capture that kills the child (a structural option inductor
         cannot compile) fails alone: the next one gets a new child."""
         if not self.box.alive():
             self.box = self._start()
             self.box.start()
         try:
-            reply = self.box.call((seed, generic, variant, options or {}),
+            reply = self.box.call((seed, generic, variant, options or {}, templates),
                                   {"*": self.timeout_s, "start": self.timeout_s})
         except SandboxFailure as exc:
             raise CaptureError(f"capturing torch.compile's kernels failed: {exc.message}") from None
@@ -338,10 +346,11 @@ class Capturer:
 
 
 def capture(spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S, seed: int = 0,
-            generic: bool = True, variant: str | None = None, options: dict[str, Any] | None = None) -> Capture:
+            generic: bool = True, variant: str | None = None, options: dict[str, Any] | None = None,
+            templates: bool = True) -> Capture:
     """One capture of ``spec`` in a child of its own (:meth:`Capturer.capture`)."""
     with Capturer(spec, device=device, timeout_s=timeout_s) as capturer:
-        return capturer.capture(generic=generic, variant=variant, seed=seed, options=options)
+        return capturer.capture(generic=generic, variant=variant, seed=seed, options=options, templates=templates)
 
 
 __all__ = ["Capture", "CaptureError", "Capturer", "GraphArg", "KernelLaunch", "capture"]

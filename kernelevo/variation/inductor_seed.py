@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kernelevo.utils.kept import COMMENT
-from kernelevo.utils.pyast import dotted_name
 from kernelevo.variation.inductor_capture import Capture
+from kernelevo.variation.inductor_host import ConversionError, dotted, host_lines, module_path, state_path
 
 HEADER = '''"""{spec}: torch.compile's (inductor's) own Triton kernels, standalone.
 
@@ -40,23 +40,12 @@ configurations inductor's autotuner chose there.
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 import triton
 import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 '''
-_DROPPED_CALLS = {"assert_size_stride", "assert_alignment", "torch.cuda.set_device", "args.clear"}
-_CDIV = re.compile(r"-\(\((.+?)\) // -\((\d+)\)\)")
-
-
-class ConversionError(Exception):
-    """Why inductor's module cannot become a standalone candidate."""
-
-
-def _dotted(node: ast.AST) -> str:
-    return dotted_name(node) or ""
-
-
 class _Helpers(ast.NodeTransformer):
     """``triton_helpers.X`` -> ``X``; inductor's ``math`` (triton's) -> ``tl_math``."""
 
@@ -75,7 +64,7 @@ def _kernel_sources(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     for node in tree.body:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
-        if _dotted(node.value.func) != "async_compile.triton":
+        if dotted(node.value.func) != "async_compile.triton":
             continue
         name = node.targets[0].id if isinstance(node.targets[0], ast.Name) else ""
         literal = node.value.args[1] if len(node.value.args) > 1 else None
@@ -90,155 +79,31 @@ def _kernel_sources(tree: ast.Module) -> dict[str, ast.FunctionDef]:
             found.setdefault(f.name, _Helpers().visit(f))
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                _dotted(node.value.func).startswith("async_compile.") and \
-                _dotted(node.value.func) != "async_compile.triton":
-            raise ConversionError(f"inductor compiled a non-Triton kernel ({_dotted(node.value.func)})")
+                dotted(node.value.func).startswith("async_compile.") and \
+                dotted(node.value.func) != "async_compile.triton":
+            raise ConversionError(f"inductor compiled a non-Triton kernel ({dotted(node.value.func)})")
     return found
 
 
-def _call_body(tree: ast.Module) -> list[ast.stmt]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "call":
-            return node.body
-    raise ConversionError("inductor's module has no call()")
-
-
-def _flatten(body: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements of ``call``, device guards unwrapped."""
-    out: list[ast.stmt] = []
-    for stmt in body:
-        if isinstance(stmt, ast.With) and all("DeviceGuard" in _dotted(i.context_expr.func)
-                                              for i in stmt.items if isinstance(i.context_expr, ast.Call)):
-            out += _flatten(stmt.body)
-        else:
-            out.append(stmt)
-    return out
-
-
-def _arg_source(capture: Capture, i: int) -> str:
-    arg = capture.args[i]
-    if arg.kind == "input":
-        return f"inputs[{arg.index}]"
-    if arg.kind == "state":
-        return f"self.{arg.name}"
-    base = f"inputs[{arg.index}]" if arg.name is None else f"self.{arg.name}"
-    return f"{base}.shape[{arg.dim}]"
-
-
-def _grid(launch_names: list[str], values: list[ast.expr], grid: list[str], prefix: list[str], kernel: str) -> str:
-    if prefix:
-        raise ConversionError(f"kernel {kernel}: its grid needs {len(prefix)} helper assignments, not supported")
-    bound = dict(zip(launch_names, values, strict=False))
-
-    class Bind(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            return bound.get(node.id, node)
-
-    parts = []
-    for expr in grid:
-        text = _CDIV.sub(r"triton.cdiv(\1, \2)", expr)
-        tree = ast.parse(text, mode="eval")
-        unknown = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(bound) - {"triton", "max", "min"}
-        if unknown:
-            raise ConversionError(f"kernel {kernel}: its grid reads {', '.join(sorted(unknown))}, which the launch "
-                                  "does not pass")
-        parts.append(ast.unparse(Bind().visit(tree.body)))
-    return f"({', '.join(parts)})"
-
-
-def _launch(stmt: ast.Expr, capture: Capture, kernels: dict[str, ast.FunctionDef]) -> str:
-    call = stmt.value
-    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-    name = _dotted(call.func.value)
-    launch = capture.kernels.get(name)
-    if launch is None or name not in kernels:
-        raise ConversionError(f"the host launches {name}, which the capture does not describe")
-    # the call site passes every kernel parameter autotuning did not set (a numel fixed at 1 too), then the grid's
-    taken = [a.arg for a in kernels[name].args.args if a.arg not in launch.config]
-    values = list(call.args)
-    if len(values) != len(taken) + len(launch.grid_args):
-        raise ConversionError(f"{name} is launched with {len(values)} arguments; its launcher takes "
-                              f"{len(taken) + len(launch.grid_args)}")
-    grid = _grid(taken + launch.grid_args, values, launch.grid, launch.grid_prefix, name)
-    args = [ast.unparse(v) for v in values[:len(taken)]]
-    args += [f"{k}={v}" for k, v in launch.config.items()]
-    args += [f"num_warps={launch.num_warps}", f"num_stages={launch.num_stages}"]
-    return f"{name}[{grid}]({', '.join(args)})"
-
-
-class _Host(ast.NodeTransformer):
-    """Inductor's allocators and views as public torch calls."""
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        func = _dotted(node.func)
-        if func == "empty_strided_cuda":
-            if len(node.args) != 3:
-                raise ConversionError("empty_strided_cuda with other than (size, stride, dtype)")
-            size, stride, dtype = node.args
-            return ast.parse(f"torch.empty_strided({ast.unparse(size)}, {ast.unparse(stride)}, "
-                             f"dtype={ast.unparse(dtype)}, device=device)", mode="eval").body
-        if func == "reinterpret_tensor":
-            return ast.parse(f"torch.as_strided({', '.join(ast.unparse(a) for a in node.args)})", mode="eval").body
-        if func and func not in ("torch.empty_strided", "torch.as_strided", "triton.cdiv", "max", "min"):
-            raise ConversionError(f"inductor's host code calls {func}(), which a candidate may not")
-        return node
-
-
-def _host(capture: Capture, kernels: dict[str, ast.FunctionDef]) -> list[str]:
-    lines: list[str] = []
-    body = _flatten(_call_body(ast.parse(capture.code)))
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and _dotted(stmt.value) == "args":  # arg0_1, arg1_1 = args
-            targets = stmt.targets[0].elts if isinstance(stmt.targets[0], ast.Tuple) else [stmt.targets[0]]
-            if len(targets) != len(capture.args):
-                raise ConversionError(f"call() takes {len(targets)} arguments; the capture placed {len(capture.args)}")
-            lines += [f"{_dotted(t)} = {_arg_source(capture, i)}" for i, t in enumerate(targets)]
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            func = _dotted(stmt.value.func)
-            if func in _DROPPED_CALLS:
-                continue
-            if func.endswith(".run"):
-                lines.append(_launch(stmt, capture, kernels))
-                continue
-            raise ConversionError(f"inductor's host code calls {func}(), which a candidate may not")
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and \
-                _dotted(stmt.value.func) == "get_raw_stream":
-            continue  # the kernels launch on torch's current stream
-        if isinstance(stmt, ast.Return) and stmt.value is not None:
-            values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
-            if len(values) != capture.outputs:
-                raise ConversionError(f"call() returns {len(values)} tensors; the reference {capture.outputs}")
-            if capture.output_tuple:
-                lines.append(f"return ({', '.join(ast.unparse(v) for v in values)},)")
-            else:
-                lines.append(f"return {ast.unparse(values[0])}")
-            continue
-        if isinstance(stmt, ast.Assign | ast.Delete):
-            lines.append(ast.unparse(_Host().visit(stmt)))
-            continue
-        raise ConversionError(f"inductor's host code has a statement kernelevo cannot carry: {ast.unparse(stmt)[:80]}")
-    return lines
-
-
 def _init(capture: Capture) -> list[str]:
+    """``__init__``'s lines: the reference's parameters and buffers under its names, in ``nn.ModuleDict``s
+    for the modules that hold them (whatever their container: ``nn.Sequential``'s "0" is a key)."""
     lines = ["super().__init__()"]
     made: set[str] = set()
     for name, shape in capture.state.items():
-        *path, leaf = name.split(".")
-        for depth in range(1, len(path) + 1):
-            module = ".".join(path[:depth])
-            if module not in made:
-                lines.append(f"self.{module} = nn.Module()")
-                made.add(module)
-        owner = "self" + "".join(f".{p}" for p in path)
+        *modules, leaf = name.split(".")
+        for depth in range(1, len(modules) + 1):
+            if ".".join(modules[:depth]) not in made:
+                lines.append(f"{module_path(modules[:depth])} = nn.ModuleDict()")
+                made.add(".".join(modules[:depth]))
         dims = ", ".join(str(d) for d in shape)
         empty = f"torch.empty(({dims}{',' if len(shape) == 1 else ''}))"
         if name in capture.buffers:
-            lines.append(f"{owner}.register_buffer({leaf!r}, {empty})")
+            lines.append(f"{module_path(modules)}.register_buffer({leaf!r}, {empty})")
+        elif leaf.isidentifier():
+            lines.append(f"{state_path(name)} = nn.Parameter({empty})")
         else:
-            lines.append(f"{owner}.{leaf} = nn.Parameter({empty})")
+            lines.append(f"{module_path(modules)}.register_parameter({leaf!r}, nn.Parameter({empty}))")
     return lines
 
 
@@ -252,13 +117,11 @@ class _Part:
 
 
 def _part(capture: Capture, suffix: str) -> _Part:
-    kernels = _kernel_sources(ast.parse(capture.code))
-    if not kernels:
-        raise ConversionError("inductor wrote no Triton kernel")
+    kernels = _kernel_sources(ast.parse(capture.code))  # none where libraries do all the work (attention)
     inputs = [a for a in capture.args if a.kind == "input"]
     if not inputs:
         raise ConversionError("inductor's call() reads no input")
-    host = [f"device = inputs[{inputs[0].index}].device", *_host(capture, kernels)]
+    host = [f"device = inputs[{inputs[0].index}].device", *host_lines(capture, kernels)]
     if suffix:
         pattern = re.compile(r"\b(" + "|".join(map(re.escape, kernels)) + r")\b")
         host = [pattern.sub(lambda m: m.group(1) + suffix, line) for line in host]

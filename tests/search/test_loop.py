@@ -187,3 +187,15 @@ def test_an_evaluator_that_raises_loses_no_candidate(examples_dir: Path, tmp_pat
     assert Flaky.raised > 0 and len(errors) == Flaky.raised
     assert all("the evaluator failed, not the kernel: AssertionError" in (e.result.message or "") for e in errors)
     assert len(stored) == outcome.state.evaluated_count() == 30
+
+
+def test_seeds_are_judged_when_a_budget_is_reached_before_them(gelu, tmp_path: Path, db) -> None:
+    """Making seeds may outlast a short budget (torch.compile's captures): they are judged all the same, and
+    nothing else is; the time they took to make is reported apart."""
+    outcome = asyncio.run(start_search(db, gelu, config(1), out=tmp_path / "run"))
+    seeds = [c for c in outcome.state.candidates.values() if c.operator == "seed"]
+    assert len(seeds) == 2
+    assert outcome.reason == "evaluation budget (1) reached"
+    assert outcome.state.evaluated_count() == 2  # both seeds, and no variation of them
+    assert {e.candidate_id for e, _ in load_run(db, outcome.run_id).evaluations} == {c.id for c in seeds}
+    assert outcome.progress["seeding_s"] >= 0 and outcome.progress["search_s"] <= outcome.progress["session_s"]

@@ -8,6 +8,7 @@ correctness by the real evaluator on the spec's CPU variants.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import random
@@ -18,11 +19,12 @@ import pytest
 from kernelevo.driver import compile_seeds
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
+from kernelevo.records.result import ErrorKind
 from kernelevo.search.config import RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template
-from kernelevo.variation.compile_seeds import STRUCTURES, inductor_seeds
+from kernelevo.variation.compile_seeds import STRUCTURES, TEMPLATES, inductor_seeds
 from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
 from kernelevo.variation.inductor_seed import ConversionError, to_candidate
 
@@ -87,12 +89,72 @@ def test_the_template_operator_moves_a_block_size_with_its_grid() -> None:
     assert blocks - {"1024"}, "no mutant moved the block size"
 
 
-def test_host_code_that_calls_a_library_is_refused_with_its_name() -> None:
+def test_host_code_that_computes_in_aten_is_refused_with_its_name() -> None:
     cap = load("gelu_tanh")
-    cap.code = cap.code.replace("        return (buf0, )", "        extern_kernels.mm(buf0, buf0, out=buf0)\n"
+    cap.code = cap.code.replace("        return (buf0, )", "        buf9 = torch.ops.aten.sort.default(buf0)\n"
                                 "        return (buf0, )")
-    with pytest.raises(ConversionError, match=r"extern_kernels\.mm"):
+    with pytest.raises(ConversionError, match=r"torch\.ops\.aten\.sort\.default"):
         to_candidate(cap)
+
+
+def _with_host(name: str, lines: str) -> Capture:
+    """A capture whose host code does ``lines`` (indented as call()'s body) before it returns."""
+    cap = load(name)
+    cap.code = cap.code.replace("        return (buf0, )", lines + "        return (buf0, )")
+    return cap
+
+
+def test_library_calls_of_the_host_code_become_the_torch_calls_the_policy_allows() -> None:
+    cap = _with_host("gelu_tanh", "        extern_kernels.mm(buf0, reinterpret_tensor(buf0, (4, 4), (1, 4), 0), "
+                                  "out=buf0)\n"
+                                  "        buf5 = extern_kernels.convolution(buf0, buf0, stride=(1, 1), "
+                                  "padding=(0, 0), dilation=(1, 1), transposed=False, output_padding=(0, 0), "
+                                  "groups=1, bias=None)\n"
+                                  "        buf6 = torch.ops.aten._scaled_dot_product_efficient_attention.default("
+                                  "buf0, buf0, buf0, None, False, scale=0.125)\n        buf7 = buf6[0]\n")
+    source = to_candidate(cap)
+    assert "torch.mm(buf0, torch.as_strided(buf0, (4, 4), (1, 4), 0), out=buf0)" in source
+    assert ("torch.convolution(buf0, buf0, None, (1, 1), (0, 0), (1, 1), False, (0, 0), 1)" in source)
+    assert ("buf6 = (F.scaled_dot_product_attention(buf0, buf0, buf0, attn_mask=None, is_causal=False, "
+            "scale=0.125),)") in source
+    assert check_source(source) == []
+    assert ErrorKind.LIBRARY_CALL in {f.kind for f in check_source(source, library=())}
+
+
+def test_a_return_through_a_view_of_a_buffer_is_carried() -> None:
+    cap = load("gelu_tanh")
+    cap.code = cap.code.replace("        return (buf0, )",
+                                "        return (reinterpret_tensor(buf0, (s0, s1), (s1, 1), 0), )")
+    assert "return torch.as_strided(buf0, (s0, s1), (s1, 1), 0)" in to_candidate(cap)
+
+
+def test_a_grid_with_helper_assignments_has_them_inlined() -> None:
+    cap = load("gelu_tanh")
+    name, launch = next(iter(cap.kernels.items()))
+    launch.grid_prefix = ["y_grid_raw_ = -((xnumel) // -(64))", "y_grid_div_ = -((y_grid_raw_) // -(65535))"]
+    launch.grid = ["1", "(0 if y_grid_div_ == 0 else -((y_grid_raw_) // -(y_grid_div_)))", "y_grid_div_"]
+    source = to_candidate(cap)
+    line = next(line for line in source.splitlines() if line.strip().startswith(f"{name}["))
+    assert "triton.cdiv(triton.cdiv(" in line and "y_grid_" not in line
+    assert check_source(source) == []
+
+
+def test_parameters_nested_in_containers_keep_their_names(tmp_path: Path) -> None:
+    cap = load("gelu_tanh")
+    cap.state = {"network.0.weight": [4, 3], "network.0.bias": [4], "layer1.0.bn1.running_mean": [4],
+                 "scale": [1]}
+    cap.buffers = ["layer1.0.bn1.running_mean"]
+    source = to_candidate(cap)
+    assert "self.network['0'].weight = nn.Parameter(torch.empty((4, 3)))" in source
+    assert check_source(source) == []
+    path = tmp_path / "nested_seed.py"  # Triton reads a kernel's source from its file
+    path.write_text(source)
+    module_spec = importlib.util.spec_from_file_location("nested_seed", path)
+    assert module_spec is not None and module_spec.loader is not None
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    model = module.ModelNew()
+    assert set(model.state_dict()) == set(cap.state)
 
 
 def test_a_capture_round_trips_through_json() -> None:
@@ -137,9 +199,10 @@ def test_on_a_gpu_the_seeds_from_torch_compile_are_correct(name: str) -> None:
     default = [f"{name}-torch-compile"] + ([] if name == "layernorm" else [f"{name}-torch-compile-generic"])
     assert [n for n, _ in seeds][:len(default)] == default
     structures = [n.removeprefix(f"{name}-torch-compile-") for n, _ in seeds[len(default):]]
-    assert structures and set(structures) | set(found.skipped) == set(STRUCTURES), found.skipped
+    assert structures and set(structures) | set(found.skipped) == {*STRUCTURES, TEMPLATES}, found.skipped
     for structure, (_, source) in zip(structures, seeds[len(default):], strict=True):
-        assert all(f"{k}={v!r}" in source for k, v in STRUCTURES[structure].options.items())
+        options = STRUCTURES[structure].options if structure != TEMPLATES else {}
+        assert all(f"{k}={v!r}" in source for k, v in options.items())
     evaluator = Evaluator(spec, EvalOptions(baselines=["eager"]))
     try:
         results = {n: evaluator.evaluate(source) for n, source in seeds}
