@@ -47,7 +47,7 @@ def captured(path: Path, captures: Path) -> dict:
     (captures / f"{spec.name}.json").write_text(generic.to_json())
     for c in by_sizes:
         (captures / f"{spec.name}.{c.variant}.static.json").write_text(c.to_json())
-    row["specialized"] = generic.specialized
+    row["specialized"] = generic.fixed_sizes
     row["kernels"] = {k: {"config": v.config, "num_warps": v.num_warps, "num_stages": v.num_stages}
                       for c in (generic, *by_sizes) for k, v in c.kernels.items()}
     return row | {"_captures": (generic, by_sizes), "_path": path}
@@ -157,12 +157,18 @@ def main() -> None:
                     args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows},
                                                    indent=1))
         return
+    def safely(path: Path) -> dict:
+        try:
+            row = captured(path, args.captures)
+        except Exception as exc:  # one spec's failure is a row, not the end of the benchmark
+            row = {"spec": path.stem, "reason": f"{type(exc).__name__}: {exc}"}
+        print(json.dumps({k: v for k, v in row.items() if not k.startswith("_")}), flush=True)
+        return row
+
     with ThreadPoolExecutor(args.jobs) as pool:  # captures at once; judges one at a time, alone on the GPU
-        rows = list(pool.map(lambda p: captured(p, args.captures), paths))
+        rows = list(pool.map(safely, paths))
     rows = [judged(r, args.captures) if args.judge and "_captures" in r else
             {k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
-    for row in rows:
-        print(json.dumps(row), flush=True)
     if args.out:
         args.out.write_text(json.dumps({"date": dt.datetime.now(dt.UTC).isoformat(), "rows": rows}, indent=1))
 

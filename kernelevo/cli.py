@@ -30,6 +30,9 @@ from rich.console import Console
 
 from kernelevo import __version__
 
+LIBRARY_HELP = ("vendor-library families a kernel may hand to torch: default (the spec's setting, else gemm, conv, "
+                "attention and rnn), pure (none), or a list such as gemm,conv")
+
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -50,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--rebaseline", action="store_true",
                     help="time the eager and torch.compile baselines again instead of reading them from the cache")
     ev.add_argument("--no-static-checks", action="store_true", help="skip the static checks (for debugging)")
+    ev.add_argument("--library", default=None, metavar="FAMILIES", help=LIBRARY_HELP)
     ev.add_argument("--keep-warm", type=float, default=None, metavar="MINUTES",
                     help="judge on a warm evaluator that outlives this command (started if there is none) and "
                          "exits after MINUTES without a request; it holds the judge's GPU memory meanwhile")
@@ -99,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="first kernels: auto (torch.compile's Triton when the spec has no seed; default), "
                           "compile (also beside the spec's seeds), spec (only the spec's)")
     run.add_argument("--device", default=None, help="auto (default), cuda, cuda:N or cpu")
+    run.add_argument("--library", default=None, metavar="FAMILIES", help=LIBRARY_HELP)
     run.add_argument("--export-to", default=None, help="also export the elites here (e.g. archives/)")
     run.add_argument("--plain", action="store_true", help="progress lines instead of the live display")
 
@@ -160,11 +165,16 @@ def _fail(console: Console, message: str) -> int:
 def _eval(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.eval_cli import eval_kernelbench, eval_kernels
     from kernelevo.evaluation import EvalOptions
+    from kernelevo.evaluation.options import library_option
     from kernelevo.spec import SpecError, read_spec
 
     baselines = args.baselines.split(",") if args.baselines else None
+    try:
+        library = library_option(args.library) if args.library is not None else None
+    except ValueError as exc:
+        return _fail(console, str(exc))
     options = EvalOptions(device=args.device, baselines=baselines, static_checks=not args.no_static_checks,
-                          rebaseline=args.rebaseline)
+                          rebaseline=args.rebaseline, library=library)
     if args.kernelbench:
         if len(args.kernels) != 1:
             return _fail(console, "--kernelbench takes two directories: PROBLEMS KERNELS")

@@ -203,13 +203,15 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
+    from kernelevo.evaluation.library import effective_policy
     from kernelevo.variation.compile_seeds import seeds_from_compile
     from kernelevo.variation.inductor_capture import CaptureError
     from kernelevo.variation.inductor_seed import ConversionError
 
     started = time.monotonic()
     try:
-        seeds = seeds_from_compile(spec, device=config.evaluation.device)
+        library = effective_policy(config.evaluation.library, spec.settings.library)
+        seeds = seeds_from_compile(spec, device=config.evaluation.device, library=library)
     except (CaptureError, ConversionError) as exc:
         log.warning("No seed from torch.compile for %s: %s", spec.name, exc)
         return []

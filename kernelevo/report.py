@@ -47,6 +47,8 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
                           "busy meanwhile: it is not in the times above)", highlight=False)
         if result.compile_baseline_error:
             console.print(f"torch.compile baseline failed: {result.compile_baseline_error}", style="yellow")
+    if result.library is not None and result.library.calls:
+        console.print(library_line(result), highlight=False)
     if result.kernels:
         console.print(_kernels(result))
     for build in result.cuda:
@@ -79,6 +81,25 @@ def _build_line(build: CudaBuild) -> str:
     return (f"{build.form} {build.name} for {build.arch} by {build.compiler}" + (f", {how}" if how else "")
             + (f"; {' and '.join(kept)} kept (--json shows them)" if kept else "")
             + (f"; {build.error.splitlines()[0]}" if build.error else ""))
+
+
+def library_line(result: EvalResult) -> str:
+    """The library calls a forward made through torch, and their share of its GPU time."""
+    use = result.library
+    if use is None or not use.calls:
+        return "library calls: none"
+    calls = "; ".join(c.signature + (f" x{c.count}" if c.count > 1 else "") for c in use.calls)
+    share = (f" ({use.library_ms:.4g} ms, {use.gpu_share:.0%} of the GPU time)"
+             if use.gpu_share is not None and use.library_ms is not None else "")
+    return f"library calls{share}: {calls}"
+
+
+def library_share(result: EvalResult) -> str:
+    """The results table's column: the library's share of the GPU time, "-" with no library call."""
+    use = result.library
+    if use is None or not use.calls:
+        return "-"
+    return f"{use.gpu_share:.0%}" if use.gpu_share is not None else "yes"
 
 
 def memory_line(result: EvalResult) -> str:
@@ -134,7 +155,7 @@ def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
     """One row per kernel: verdict, reason, time and speedups."""
     interpreted = any(r.interpreted for _, r in rows)
     table = Table(title=title, caption="interpreted on the CPU: times are not GPU speeds" if interpreted else None)
-    for column in ("kernel", "verdict", "median ms", "vs eager", "vs compile", "roofline"):
+    for column in ("kernel", "verdict", "median ms", "vs eager", "vs compile", "roofline", "library"):
         left = column in ("kernel", "verdict")
         table.add_column(column, justify="left" if left else "right", overflow="fold" if left else "ellipsis")
     for name, r in rows:
@@ -142,7 +163,8 @@ def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
         speed = [r.speedup_eager, r.speedup_compile]
         roof = r.roofline.fraction if r.roofline else None
         table.add_row(name, verdict, _ms(r.kernel) if r.ok else "-",
-                      *("-" if x is None else f"{x:.2f}x" for x in speed), "-" if roof is None else f"{roof:.0%}")
+                      *("-" if x is None else f"{x:.2f}x" for x in speed), "-" if roof is None else f"{roof:.0%}",
+                      library_share(r))
     return table
 
 

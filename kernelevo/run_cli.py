@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from kernelevo.evaluation.options import library_option
 from kernelevo.records.run import RunStatus
 from kernelevo.search.config import Budget, RunConfig
 from kernelevo.settings import Settings
@@ -122,6 +123,8 @@ def _new_config(args: argparse.Namespace) -> RunConfig:
     merged = {**config.model_dump(), **config_updates(args, config)}
     if args.device:
         merged["evaluation"] = {**merged["evaluation"], "device": args.device}
+    if args.library is not None:
+        merged["evaluation"] = {**merged["evaluation"], "library": library_option(args.library)}
     return RunConfig.model_validate(merged)
 
 
@@ -136,6 +139,9 @@ def settings_lines(config: RunConfig) -> list[str]:
         price = (f", ${m.input_usd_per_mtok or 0:g}/${m.output_usd_per_mtok or 0:g} per M tokens"
                  if m.input_usd_per_mtok is not None or m.output_usd_per_mtok is not None else "")
         lines.append(f"model: {m.model}{where} (max_tokens {m.max_tokens}, temperature {m.temperature:g}{key}{price})")
+    library = config.evaluation.library
+    lines.append("library: " + ("the spec's policy (default: gemm, conv, attention, rnn)" if library is None
+                                else ", ".join(library) or "pure (no library calls)"))
     if not config.llm_models():
         lines.append("model: none (the template operator only)")
     elif config.offline_fallback:
@@ -189,6 +195,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
             updates = config_updates(args, current)
             if args.device:
                 updates["evaluation"] = {**current.evaluation.model_dump(), "device": args.device}
+            if args.library is not None:
+                updates["evaluation"] = {**updates.get("evaluation", current.evaluation.model_dump()),
+                                         "library": library_option(args.library)}
             config = RunConfig.model_validate({**current.model_dump(), **updates})
         # Every model answers a test call before anything is written: a run never starts on a broken model.
         asyncio.run(preflight(config.llm_models()))

@@ -37,8 +37,6 @@ from torch.overrides import TorchFunctionMode
 from kernelevo.records.result import LIBRARY_FAMILIES as FAMILIES
 from kernelevo.records.result import LibraryCall
 
-PURE = "pure"  # the option's name for no library at all
-
 # torch functions (and tensor methods) that hand a family's work to a library
 _GEMM_FUNCTIONS: tuple[Callable[..., Any], ...] = (
     torch.mm, torch.addmm, torch.bmm, torch.baddbmm, torch.matmul, torch.mv, torch.addmv, F.linear,
@@ -65,27 +63,6 @@ ATEN_OPS: dict[str, str] = {
                      "_flash_attention_forward", "_efficient_attention_forward"), "attention"),
     **dict.fromkeys(("_cudnn_rnn", "mkldnn_rnn_layer"), "rnn"),
 }
-
-
-class PolicyError(ValueError):
-    """A library option names no known family."""
-
-
-def parse_policy(text: str | Sequence[str] | None) -> tuple[str, ...] | None:
-    """``"pure"``, ``"default"``, ``"gemm,conv"`` (or a list of families) as families; None for the default."""
-    if text is None:
-        return None
-    names = [p.strip() for p in text.split(",")] if isinstance(text, str) else [str(p).strip() for p in text]
-    names = [n for n in names if n]
-    if names == ["default"]:
-        return None
-    if names in ([PURE], []):
-        return ()
-    unknown = [n for n in names if n not in FAMILIES]
-    if unknown:
-        raise PolicyError(f"library {', '.join(map(repr, unknown))}: name families among {', '.join(FAMILIES)}, "
-                          f"or 'pure' for none, or 'default' for all")
-    return tuple(f for f in FAMILIES if f in names)
 
 
 def effective_policy(option: Sequence[str] | None, spec_setting: Sequence[str] | None) -> tuple[str, ...]:
@@ -337,5 +314,5 @@ def outside_policy(calls: Iterable[LibraryCall], families: Sequence[str]) -> lis
     return [c for c in calls if c.family not in families]
 
 
-__all__ = ["ATEN_OPS", "FAMILIES", "PURE", "LibraryRecorder", "PolicyError", "describe_call",
-           "describe_policy", "effective_policy", "gemm_work", "misuse", "outside_policy", "parse_policy", "work_of"]
+__all__ = ["ATEN_OPS", "FAMILIES", "LibraryRecorder", "describe_call", "describe_policy", "effective_policy",
+           "gemm_work", "misuse", "outside_policy", "work_of"]

@@ -127,3 +127,18 @@ class EvalOptions(BaseModel):
                 "timing_input_sets": min(self.timing_input_sets, 2),
             }
         )
+
+
+def library_option(text: str) -> list[str] | None:
+    """A ``--library`` value: ``default`` (None: the spec's setting, else every family), ``pure`` (``[]``),
+    or families, comma-separated (``gemm,conv``). ValueError names what is wrong."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if names == ["default"]:
+        return None
+    if names == ["pure"]:
+        return []
+    unknown = [n for n in names if n not in LIBRARY_FAMILIES]
+    if unknown or not names:
+        raise ValueError(f"--library {text!r}: give 'default', 'pure', or families among "
+                         f"{', '.join(LIBRARY_FAMILIES)}, comma-separated")
+    return [f for f in LIBRARY_FAMILIES if f in names]

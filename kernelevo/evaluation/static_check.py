@@ -100,6 +100,12 @@ LIBRARY_NAMES: dict[str, frozenset[str]] = {
     "attention": frozenset({"scaled_dot_product_attention"}),
     "rnn": frozenset({"lstm", "gru"}),
 }
+# nn modules that are one library call: a candidate that builds one in __init__ and calls it in forward
+# hands that family's work to torch, as a call of the function would
+LIBRARY_MODULES: dict[str, str] = {
+    "Linear": "gemm", "Bilinear": "gemm", "LSTM": "rnn", "GRU": "rnn",
+    **dict.fromkeys(("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"), "conv"),
+}
 TORCH_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.special", "torch.linalg", "torch.fft",
                               "torch.cuda", "torch.nn", "torch.Tensor"})
 
@@ -176,6 +182,9 @@ class _Checker(ast.NodeVisitor):
         self.library_calls: dict[str, str | None] = {
             name: (None if family in families else family) for family, names in LIBRARY_NAMES.items() for name in names}
         self.gemm_allowed = "gemm" in families
+        self.library_used = False  # a library call the policy allows: a candidate may be those alone
+        self.families = families
+        self.library_modules: dict[str, str] = {}  # self.<name> built in __init__ as a library module -> family
         self.cuda = language == "cuda"
         self.allowed_libraries = allowed_libraries or set()
         # CUDA candidates may import CuPy and load_inline; nothing else of cpp_extension.
@@ -314,7 +323,18 @@ class _Checker(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._check_target(target)
+            family = self._library_module(node.value)
+            if self.in_init and family and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                    and target.value.id == "self":
+                self.library_modules[target.attr] = family
         self.generic_visit(node)
+
+    def _library_module(self, value: ast.expr) -> str | None:
+        """The family of ``nn.LSTM(...)`` and the like; None for any other value."""
+        if not isinstance(value, ast.Call):
+            return None
+        namespace, _, name = (self.resolve(value.func) or "").rpartition(".")
+        return LIBRARY_MODULES.get(name) if namespace in ("torch.nn", "torch.nn.modules") else None
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._check_target(node.target)
@@ -349,7 +369,23 @@ class _Checker(ast.NodeVisitor):
             self._check_cuda_call(node)
         if not self.in_kernel and not self.in_init:
             self._check_host_compute(node)
+            self._check_module_call(node)
         self.generic_visit(node)
+
+    def _check_module_call(self, node: ast.Call) -> None:
+        """``self.lstm(x)`` of a module built in __init__ as a library module: a library call of its family."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"):
+            return
+        family = self.library_modules.get(func.attr)
+        if family is None:
+            return
+        if family in self.families:
+            self.library_used = True
+        else:
+            self.add(ErrorKind.LIBRARY_CALL, node, f"self.{func.attr}() hands {family} work to a vendor library, "
+                                                   "which this run's library policy does not allow: the kernels "
+                                                   "must do it")
 
     def _is_current_stream(self, node: ast.Call) -> bool:
         """``ExternalStream(torch.cuda.current_stream().cuda_stream)``: the one stream a kernel may use."""
@@ -388,6 +424,7 @@ class _Checker(ast.NodeVisitor):
         if name not in self.library_calls:
             return False
         family = self.library_calls[name]
+        self.library_used |= family is None
         if family is not None:
             self.add(ErrorKind.LIBRARY_CALL, node, f"{name}() hands {family} work to a vendor library, which this "
                                                    "run's library policy does not allow: the kernels must do it")
@@ -415,6 +452,8 @@ class _Checker(ast.NodeVisitor):
             self.add(ErrorKind.TORCH_COMPUTE, node, f".{func.attr}() computes in PyTorch; the kernel must do it")
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.MatMult) and not self.in_kernel:
+            self.library_used |= self.gemm_allowed
         if isinstance(node.op, ast.MatMult) and not self.in_kernel and not self.gemm_allowed:
             self.add(ErrorKind.LIBRARY_CALL, node, "the @ operator hands a GEMM to a vendor library, which this run's "
                                                    "library policy does not allow: the kernel must do it")
@@ -424,5 +463,7 @@ class _Checker(ast.NodeVisitor):
     def finish(self, tree: ast.Module) -> None:
         if not self.has_model_new:
             self.add(ErrorKind.MISSING_MODEL_NEW, tree, "the candidate defines no class ModelNew(nn.Module)")
-        if not self.kernels and not self.cuda:  # a CUDA candidate's kernels are counted in its C++
+        # a CUDA candidate's kernels are counted in its C++; a candidate of library calls alone (a GEMM
+        # spec's cuBLAS) is judged at run time against the reference's library work
+        if not self.kernels and not self.cuda and not self.library_used:
             self.add(ErrorKind.NO_KERNEL, tree, "the candidate defines no @triton.jit kernel")

@@ -10,18 +10,23 @@ adds each one's epilogue fusions (:func:`fused_seeds`).
 from __future__ import annotations
 
 import ast
+import functools
 import logging
+import os
 import re
 import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kernelevo.records.result import LIBRARY_FAMILIES
+from kernelevo.variation.attention_seed import attention_seeds
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.inductor_capture import Capture, CaptureError, Capturer
 from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+from kernelevo.variation.reference_seed import ReferenceSeedError, reference_seed
 
 if TYPE_CHECKING:
     from kernelevo.spec.spec import Spec
@@ -67,28 +72,34 @@ class InductorSeeds:
     default: list[Capture] = field(default_factory=list)  # torch.compile's default: generic, then by sizes
 
 
-# captures side by side: each is a child compiling on the CPU (inductor's own workers besides), and
-# the structures of one spec share what inductor compiled and tuned through one cache folder
-CAPTURE_WORKERS = 4
+# captures side by side: each is a child compiling on the CPU with a few of inductor's compile workers,
+# and the structures of one spec share what inductor compiled and tuned through one cache folder. On a
+# 16-core GPU host: the default, the templates and up to six structures at once, two compile threads each.
+CAPTURE_WORKERS = 8
+CHILD_COMPILE_THREADS = max(1, (os.cpu_count() or 2) // CAPTURE_WORKERS)
 TEMPLATES = "templates"  # the capture with GEMMs as inductor's autotuned Triton templates
 _LIBRARY_GEMMS = re.compile(r"\bextern_kernels\.(?:mm|addmm|bmm|baddbmm)\(")
 
 
 def capture_for_seed(spec: Spec, device: str = "auto", *, templates: bool = False) -> tuple[Capture, list[Capture]]:
-    """Inductor's generic module for ``spec`` and its module for the timed variant's sizes (GEMMs left to
-    the libraries, or as Triton templates); a module for every variant's sizes where the generic one
-    fixed some (``Capture.specialized``)."""
+    """Inductor's generic module for ``spec`` and its module at each variant's sizes, the timed one first
+    (GEMMs left to the libraries, or as Triton templates)."""
     with Capturer(spec, device=device) as capturer:  # one child: torch and the spec load once
-        return _default_captures(capturer, spec, templates=templates)
+        by_sizes = [capturer.capture(generic=False, templates=templates)]
+        return _rest_of_default(capturer, spec, by_sizes[0], templates=templates)
 
 
-def _default_captures(capturer: Capturer, spec: Spec, *, templates: bool) -> tuple[Capture, list[Capture]]:
+def _rest_of_default(capturer: Capturer, spec: Spec, timed: Capture, *, templates: bool
+                     ) -> tuple[Capture, list[Capture]]:
+    """After the timed sizes' capture: the generic module, and every other variant's at its own sizes.
+
+    Every variant gets its own module, as torch.compile recompiles for new sizes: a generic module can
+    fix what no shape shows (GroupNorm's groups, which differ between variants, are a number in its
+    kernels), and the seed would be wrong on those variants."""
     generic = capturer.capture(templates=templates)
-    by_sizes = [capturer.capture(generic=False, templates=templates)]
-    if generic.specialized:
-        by_sizes += [capturer.capture(generic=False, variant=v, templates=templates)
-                     for v in spec.settings.variant_names() if v != by_sizes[0].variant]
-    return generic, by_sizes
+    others = [capturer.capture(generic=False, variant=v, templates=templates)
+              for v in spec.settings.variant_names() if v != timed.variant]
+    return generic, [timed, *others]
 
 
 def _code(candidate: str) -> str:
@@ -104,52 +115,69 @@ def _kinds(capture: Capture) -> set[str]:
     return kinds | ({"triton_tem_"} if _LIBRARY_GEMMS.search(capture.code) else set())
 
 
+def _structure_jobs(timed: Capture, chosen: Sequence[str], skipped: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The structures that change a kernel torch.compile wrote at the timed sizes, by name, with their
+    options; why each other one makes no seed, in ``skipped``."""
+    kinds = _kinds(timed)
+    jobs: dict[str, dict[str, Any]] = {}
+    for name in chosen:
+        structure = STRUCTURES[name]
+        if structure.kinds and not kinds & set(structure.kinds):
+            skipped[name] = f"no kernel it changes (inductor wrote {', '.join(timed.kernels) or 'none'})"
+        else:
+            jobs[name] = structure.options
+    return jobs
+
+
 def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None, *,
                    workers: int = CAPTURE_WORKERS) -> InductorSeeds:
     """The candidates made from torch.compile's kernels for ``spec`` on this machine's GPU.
 
     First torch.compile's default module, GEMMs and convolutions left to the libraries as it leaves
-    them: its speed is torch.compile's. Then, where inductor kept every size dynamic, its generic
-    kernels alone (on the H200 the faster at the timed sizes on softmax, log-softmax and
-    cross-entropy: benchmarks/results/compile_seeds-generic-h200.json). Then, side by side in up to
-    ``workers`` children sharing one inductor cache, GEMMs as inductor's Triton templates (where the
-    spec has a GEMM) and one seed per structure of :data:`STRUCTURES` (all unless named) that changes
-    the kernels at the timed sizes, each under templates; the other variants' sizes keep the default
-    module's kernels. A capture that fails to compile or convert is skipped with its reason; the
-    default capture failing raises :class:`~kernelevo.variation.inductor_capture.CaptureError` or
+    them, at each variant's sizes: its speed is torch.compile's. Then its generic kernels alone (on
+    the H200 the faster at the timed sizes on softmax, log-softmax and cross-entropy:
+    benchmarks/results/compile_seeds-generic-h200.json; judged on every variant like any seed). Then
+    GEMMs as inductor's Triton templates, and one seed per structure of :data:`STRUCTURES` (all unless
+    named) that changes the kernels at the timed sizes, each under templates; the other variants'
+    sizes keep the default module's kernels.
+
+    The captures run side by side, in up to ``workers`` children sharing one inductor cache: the
+    templates' from the start, each structure's as soon as the timed sizes' default capture says it
+    applies. A capture that fails to compile or convert is skipped with its reason; the default
+    capture failing raises :class:`~kernelevo.variation.inductor_capture.CaptureError` or
     :class:`ConversionError`."""
     chosen = list(STRUCTURES) if structures is None else list(structures)
     seconds: dict[str, float] = {}
-    with tempfile.TemporaryDirectory(prefix="kernelevo-inductor-") as cache:
-        started = time.perf_counter()
-        with Capturer(spec, device=device, cache_dir=cache) as capturer:
-            generic, by_sizes = _default_captures(capturer, spec, templates=False)
-        seconds["default"] = time.perf_counter() - started
-        seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
-        if not generic.specialized:
-            seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
-        skipped: dict[str, str] = {}
-        kinds = _kinds(by_sizes[0])
-        jobs: dict[str, dict[str, Any]] = {}
-        if "triton_tem_" in kinds:
-            jobs[TEMPLATES] = {}
-        else:
-            skipped[TEMPLATES] = "no GEMM inductor writes as a template"
-        for name in chosen:
-            structure = STRUCTURES[name]
-            if structure.kinds and not kinds & set(structure.kinds):
-                skipped[name] = f"no kernel it changes (inductor wrote {', '.join(by_sizes[0].kernels) or 'none'})"
-            else:
-                jobs[name] = structure.options
-        captured = _capture_side_by_side(spec, device, cache, jobs, workers, seconds)
+    skipped: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="kernelevo-inductor-") as cache, \
+            ThreadPoolExecutor(max_workers=max(2, workers)) as pool:
+        capture = functools.partial(_timed_capture, spec, device, cache, seconds)
+        templates = pool.submit(capture, TEMPLATES, {})
+        timed_ready: Future[Capture] = Future()
+        default = pool.submit(_default_in_order, spec, device, cache, seconds, timed_ready)
+        try:
+            timed = timed_ready.result()
+        except CaptureError:
+            templates.cancel()
+            raise
+        jobs = {name: pool.submit(capture, name, options)
+                for name, options in _structure_jobs(timed, chosen, skipped).items()}
+        generic, by_sizes = default.result()
+        captured = {TEMPLATES: templates.result(), **{name: job.result() for name, job in jobs.items()}}
+    seeds = [(f"{spec.name}-torch-compile", to_candidate(generic, by_sizes))]
+    if not generic.fixed_sizes:
+        seeds.append((f"{spec.name}-torch-compile-generic", to_candidate(generic)))
+    if "triton_tem_" not in _kinds(timed):
+        skipped[TEMPLATES] = "no GEMM inductor writes as a template"
+        captured.pop(TEMPLATES)
     written = {_code(source) for _, source in seeds}
     captures: dict[str, Capture] = {}
-    for name, timed in captured.items():
-        if isinstance(timed, str):
-            skipped[name] = timed
+    for name, made in captured.items():
+        if isinstance(made, str):
+            skipped[name] = made
             continue
         try:
-            source = to_candidate(generic, [timed, *by_sizes[1:]])
+            source = to_candidate(generic, [made, *by_sizes[1:]])
         except ConversionError as exc:
             skipped[name] = str(exc)
             continue
@@ -158,28 +186,39 @@ def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] |
             continue
         written.add(_code(source))
         seeds.append((f"{spec.name}-torch-compile-{name}", source))
-        captures[name] = timed
+        captures[name] = made
     return InductorSeeds(seeds, skipped, captures, seconds, [generic, *by_sizes])
 
 
-def _capture_side_by_side(spec: Spec, device: str, cache: str, jobs: dict[str, dict[str, Any]], workers: int,
-                          seconds: dict[str, float]) -> dict[str, Capture | str]:
-    """Each job's capture at the timed sizes (GEMMs as templates, under its options), or why it failed."""
+def _default_in_order(spec: Spec, device: str, cache: str, seconds: dict[str, float],
+                      timed_ready: Future[Capture]) -> tuple[Capture, list[Capture]]:
+    """torch.compile's default module, the timed sizes' first (told through ``timed_ready`` at once, so that
+    the structures start), then the generic one and the other variants'."""
+    started = time.perf_counter()
+    try:
+        with Capturer(spec, device=device, cache_dir=cache, compile_threads=CHILD_COMPILE_THREADS) as capturer:
+            timed = capturer.capture(generic=False, templates=False)
+            timed_ready.set_result(timed)
+            return _rest_of_default(capturer, spec, timed, templates=False)
+    except CaptureError as exc:
+        if not timed_ready.done():
+            timed_ready.set_exception(exc)
+        raise
+    finally:
+        seconds["default"] = time.perf_counter() - started
 
-    def one(name: str) -> Capture | str:
-        started = time.perf_counter()
-        try:
-            with Capturer(spec, device=device, cache_dir=cache) as capturer:
-                return capturer.capture(generic=False, options=jobs[name], templates=True)
-        except CaptureError as exc:
-            return str(exc)
-        finally:
-            seconds[name] = time.perf_counter() - started
 
-    if not jobs:
-        return {}
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(jobs)))) as pool:
-        return dict(zip(jobs, pool.map(one, jobs), strict=True))
+def _timed_capture(spec: Spec, device: str, cache: str, seconds: dict[str, float], name: str,
+                   options: dict[str, Any]) -> Capture | str:
+    """One capture at the timed sizes, GEMMs as templates, under ``options``; or why it failed."""
+    started = time.perf_counter()
+    try:
+        with Capturer(spec, device=device, cache_dir=cache, compile_threads=CHILD_COMPILE_THREADS) as capturer:
+            return capturer.capture(generic=False, options=options, templates=True)
+    except CaptureError as exc:
+        return str(exc)
+    finally:
+        seconds[name] = time.perf_counter() - started
 
 
 def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -196,15 +235,27 @@ def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return found
 
 
-def seeds_from_compile(spec: Spec, device: str = "auto") -> list[tuple[str, str]]:
-    """(name, source) of every candidate :func:`inductor_seeds` makes and of their :func:`fused_seeds`,
-    the structures' skips and the captures' times logged."""
-    found = inductor_seeds(spec, device)
-    for name, why in found.skipped.items():
-        log.info("No %s seed from torch.compile for %s: %s", name, spec.name, why)
+def seeds_from_compile(spec: Spec, device: str = "auto", *, library: Sequence[str] = LIBRARY_FAMILIES
+                       ) -> list[tuple[str, str]]:
+    """(name, source) of every candidate :func:`inductor_seeds` makes, of their :func:`fused_seeds` and of
+    their twins with the project's Triton attention (:func:`attention_seeds`); the structures' skips and the
+    captures' times logged. Where torch.compile cannot capture the reference (an LSTM: dynamo does not
+    trace recurrent layers), the reference itself if it is library calls alone (:func:`reference_seed`)."""
+    try:
+        found = inductor_seeds(spec, device)
+    except (CaptureError, ConversionError) as exc:
+        try:
+            seed = reference_seed(spec.source, library=library)
+        except ReferenceSeedError as no_seed:
+            raise CaptureError(f"{exc}; {no_seed}") from None
+        log.info("No capture of torch.compile for %s (%s): the reference's own library calls are its seed",
+                 spec.name, exc)
+        return [(f"{spec.name}-reference-library", seed)]
+    for name, reason in found.skipped.items():
+        log.info("No %s seed from torch.compile for %s: %s", name, spec.name, reason)
     log.info("torch.compile's captures of %s: %s", spec.name,
              ", ".join(f"{name} {s:.1f} s" for name, s in found.seconds.items()))
-    return found.seeds + fused_seeds(found.seeds)
+    return found.seeds + fused_seeds(found.seeds) + attention_seeds(found.seeds[:1])
 
 
 __all__ = ["STRUCTURES", "InductorSeeds", "Structure", "capture_for_seed", "fused_seeds", "inductor_seeds",

@@ -85,6 +85,14 @@ class Capture:
     # [input, dim] of each size meant to stay dynamic that inductor fixed at the captured value
     # (a module holding it as a Python int, as nn.LayerNorm does): the module serves that size alone
     specialized: list[list[int]] = field(default_factory=list)
+    # "name dim d" of each parameter or buffer size meant to stay dynamic (it follows get_init_inputs())
+    # that inductor fixed at the captured value (a convolution's channels): the module serves that size alone
+    specialized_state: list[str] = field(default_factory=list)
+
+    @property
+    def fixed_sizes(self) -> list[str]:
+        """Every size meant to stay dynamic that the module fixed, for people ("input 0 dim 1", ...)."""
+        return [f"input {i} dim {d}" for i, d in self.specialized] + list(self.specialized_state)
     options: dict[str, Any] = field(default_factory=dict)  # inductor configuration it was compiled under
     templates: bool = True  # GEMMs as inductor's autotuned Triton templates; else as torch.compile leaves them
 
@@ -196,6 +204,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                 torch._dynamo.maybe_mark_dynamic(flat[at], d)
     placed: list[GraphArg] = []
     fixed: set[tuple[int, int]] = set()  # (input, dim) that dynamo traced as a plain number
+    fixed_state: list[str] = []  # the same of parameters' and buffers' sizes that follow get_init_inputs()
     traced_inputs: set[int] = set()
 
     def place(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
@@ -217,6 +226,9 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                 if at >= len(names) and traced is not None:
                     traced_inputs.add(at - len(names))
                     fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if _fixed(size))
+                elif at < len(names) and traced is not None and generic:
+                    fixed_state.extend(f"{names[at]} dim {d}" for d, size in enumerate(traced.shape)
+                                       if isinstance(state_shapes[names[at]][d], str) and _fixed(size))
             else:
                 placed.append(_size_arg(grapharg.source, names))
         return compile_fx(gm, example_inputs)
@@ -259,7 +271,8 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                                    "gpu": torch.cuda.get_device_name(device)},
         variant=variant, input_shapes=[list(x.shape) if isinstance(x, torch.Tensor) else None for x in inputs],
         specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
-                     or (i not in traced_inputs and (i, d) not in sized)], options=dict(options or {}),
+                     or (i not in traced_inputs and (i, d) not in sized)], specialized_state=fixed_state,
+        options=dict(options or {}),
         templates=templates)
 
 
@@ -306,7 +319,7 @@ class Capturer:
     this machine has no GPU."""
 
     def __init__(self, spec: Spec, *, device: str = "auto", timeout_s: float = CAPTURE_TIMEOUT_S,
-                 cache_dir: str | None = None) -> None:
+                 cache_dir: str | None = None, compile_threads: int | None = None) -> None:
         from kernelevo.utils.devices import cuda_present, sandbox_env
 
         if not (cuda_present() if device == "auto" else device == "cuda"):
@@ -315,6 +328,8 @@ class Capturer:
         env = sandbox_env(gpu=True)
         if cache_dir is not None:  # captures of one spec side by side share what inductor compiled and tuned
             env["TORCHINDUCTOR_CACHE_DIR"] = cache_dir
+        if compile_threads is not None:  # several captures at once share the CPU
+            env["TORCHINDUCTOR_COMPILE_THREADS"] = str(compile_threads)
         self._start = functools.partial(Sandbox, "kernelevo.variation.inductor_capture:CaptureHandler",
                                         (spec, "cuda"), env=env, name="inductor")
         self.box = self._start()

@@ -48,7 +48,7 @@ _ATTENTION_BIAS_AT = {"torch.ops.aten._scaled_dot_product_efficient_attention.de
 # methods a buffer may be called with: views, copies, fills
 _BUFFER_METHODS = frozenset({"view", "reshape", "as_strided", "permute", "transpose", "t", "unsqueeze", "squeeze",
                              "expand", "contiguous", "copy_", "fill_", "zero_", "clone", "narrow", "select",
-                             "unflatten", "flatten", "resize_"})
+                             "unflatten", "flatten", "resize_", "size", "stride", "dim", "numel"})
 _ALLOWED_FUNCS = frozenset({"torch.empty_strided", "torch.as_strided", "triton.cdiv", "max", "min",
                             *_EXTERN_SAME.values(), "torch.convolution", "F.scaled_dot_product_attention"})
 

@@ -122,7 +122,7 @@ def _part(capture: Capture, suffix: str) -> _Part:
     if not inputs:
         raise ConversionError("inductor's call() reads no input")
     host = [f"device = inputs[{inputs[0].index}].device", *host_lines(capture, kernels)]
-    if suffix:
+    if suffix and kernels:
         pattern = re.compile(r"\b(" + "|".join(map(re.escape, kernels)) + r")\b")
         host = [pattern.sub(lambda m: m.group(1) + suffix, line) for line in host]
         for fn in kernels.values():
@@ -167,9 +167,9 @@ def to_candidate(generic: Capture | None, by_sizes: Sequence[Capture] = ()) -> s
     ``generic`` serves every size; each of ``by_sizes`` (captured with static sizes) serves its
     inputs' sizes alone, ahead of the generic one, as torch.compile's specialized code would. A
     generic capture in which inductor fixed a size it was meant to keep dynamic serves nothing else."""
-    if generic is not None and generic.specialized:
+    if generic is not None and generic.fixed_sizes:
         if not by_sizes:
-            dims = ", ".join(f"input {i} dim {d}" for i, d in generic.specialized)
+            dims = ", ".join(generic.fixed_sizes)
             raise ConversionError(f"inductor fixed sizes that differ between variants ({dims}): the spec's "
                                   "model holds them as Python numbers; capture each variant's sizes")
         generic = None

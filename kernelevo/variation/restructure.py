@@ -33,7 +33,10 @@ kernel computes:
   (benchmarks/exp2_error.py). Cheaper where the exps are not hidden behind memory: inductor's
   online softmax takes two an element (the exported cross-entropy: 0.2020 ms, 0.1969 with the move);
 - **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
-  stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`).
+  stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`);
+- **library GEMM and Triton GEMM**: a GEMM handed to the library through torch becomes a Triton GEMM of
+  the project's own, which epilogue fusion can then extend, and back
+  (:mod:`kernelevo.variation.library_gemm`).
 
 Each move edits the source text in place (comments and layout kept), and a move that does
 not apply is not offered. A kernel whose ``def`` is marked ``# kernelevo: keep`` gets none.
@@ -49,6 +52,7 @@ from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel, program_id_axis
 from kernelevo.variation.autotune_launch import autotunings
 from kernelevo.variation.fuse_epilogue import fusions
+from kernelevo.variation.library_gemm import gemm_swaps
 from kernelevo.variation.source_text import Move, SourceText
 
 STAGES = (2, 3, 4)
@@ -297,7 +301,7 @@ def moves(source: str) -> list[Move]:
 @functools.lru_cache(maxsize=256)
 def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
     """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
-    through exp2, epilogue fusion, autotuning), over every kernel not kept."""
+    through exp2, epilogue fusion, autotuning, library and Triton GEMMs), over every kernel not kept."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -310,7 +314,8 @@ def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
                   functools.partial(_grid_stride, text, tree), functools.partial(_fast_tanh, text),
                   functools.partial(_fast_exp, text))
     kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
-    kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text))]
+    kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text)),
+              tuple(gemm_swaps(source, tree, text))]
     return tuple(kind for kind in kinds if kind)
 
 

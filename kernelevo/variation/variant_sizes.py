@@ -80,14 +80,32 @@ def state_shapes_of(inits: dict[str, list[Any]], states: dict[str, dict[str, tup
             if len(set(sizes.values())) == 1:
                 dims.append(size)
                 continue
-            exprs = [e for e, _ in _init_paths(inits[variants[0]])]
-            match = next((e for e in exprs if all(dict(_init_paths(inits[v])).get(e) == sizes[v] for v in variants)),
-                         None)
+            match = _follows(inits, sizes)
             if match is None:
-                raise VariantSizesError(f"parameter {name}'s dim {d} follows none of get_init_inputs()'s values")
+                raise VariantSizesError(f"parameter {name}'s dim {d} follows none of get_init_inputs()'s values "
+                                        "(nor a whole multiple of one)")
             dims.append(match)
         shapes[name] = dims
     return shapes
+
+
+def _follows(inits: dict[str, list[Any]], sizes: dict[str, int]) -> str | None:
+    """The init input ``sizes`` equals in every variant (``"init[1]"``), or is one whole multiple of
+    (an LSTM's ``4 * hidden_size`` rows: ``"4 * init[1]"``); None if neither."""
+    variants = list(sizes)
+    values = {v: dict(_init_paths(inits[v])) for v in variants}
+    exprs = [e for e, _ in _init_paths(inits[variants[0]])]
+    exact = next((e for e in exprs if all(values[v].get(e) == sizes[v] for v in variants)), None)
+    if exact is not None:
+        return exact
+    for e in exprs:
+        first = values[variants[0]].get(e)
+        if not first or sizes[variants[0]] % first:
+            continue
+        factor = sizes[variants[0]] // first
+        if all(values[v].get(e) and values[v][e] * factor == sizes[v] for v in variants):
+            return f"{factor} * {e}"
+    return None
 
 
 __all__ = ["VariantSizesError", "dynamic_dims", "state_shapes_of", "variant_shapes"]

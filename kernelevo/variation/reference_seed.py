@@ -1,0 +1,47 @@
+"""The reference itself as a seed, where it hands all its work to the libraries and torch.compile cannot.
+
+Dynamo does not trace recurrent layers: ``torch.compile`` of an LSTM network breaks its graph and
+runs the LSTM eagerly, through cuDNN. For such a spec there is no inductor module to convert, but
+torch.compile's own answer is plain: the reference's library calls as they are. When the
+reference's ``Model`` does nothing but library calls the run's policy allows, views and
+allocations (the static checks say so, as for any candidate), its source, renamed ``ModelNew``
+and without ``get_inputs``/``get_init_inputs``, is that seed: the judge then finds its library
+work equal to the reference's. A reference that computes anything else in torch makes no seed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from kernelevo.evaluation.static_check import check_source
+
+_DROPPED = {"get_inputs", "get_init_inputs", "KERNELEVO"}
+
+
+class ReferenceSeedError(Exception):
+    """Why the reference is no seed."""
+
+
+def reference_seed(source: str, *, library: Sequence[str]) -> str:
+    """The reference module's source as a candidate (``ModelNew``), or :class:`ReferenceSeedError`."""
+    tree = ast.parse(source)
+    body = []
+    for stmt in tree.body:
+        names = ({stmt.name} if isinstance(stmt, ast.FunctionDef | ast.ClassDef) else
+                 {t.id for t in stmt.targets if isinstance(t, ast.Name)} if isinstance(stmt, ast.Assign) else set())
+        if names & _DROPPED:
+            continue
+        if isinstance(stmt, ast.ClassDef) and stmt.name == "Model":
+            stmt.name = "ModelNew"
+        body.append(stmt)
+    tree.body = body
+    candidate = ('"""The reference\'s own library calls (torch.compile runs this model eagerly): a seed to '
+                 'start from."""\n\n' + ast.unparse(tree) + "\n")
+    findings = check_source(candidate, library=library)
+    if findings:
+        raise ReferenceSeedError(f"the reference computes outside the library policy: {findings[0]}")
+    return candidate
+
+
+__all__ = ["ReferenceSeedError", "reference_seed"]

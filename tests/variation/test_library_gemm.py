@@ -1,0 +1,114 @@
+"""The moves between a library GEMM and a Triton GEMM of the project's own (kernelevo.variation.library_gemm).
+
+On torch.compile's own seed for a GEMM with a GELU epilogue (captured on an H200, GEMM left to cuBLAS),
+and on small hand-written candidates judged by the real evaluator in Triton's interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.evaluation.static_check import check_source
+from kernelevo.spec import read_spec
+from kernelevo.variation.fuse_epilogue import fusions
+from kernelevo.variation.inductor_capture import Capture
+from kernelevo.variation.inductor_seed import to_candidate
+from kernelevo.variation.library_gemm import gemm_swaps
+from kernelevo.variation.source_text import SourceText
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTURES = Path(__file__).parent / "inductor_captures"
+
+
+def swaps(source: str) -> dict[str, str]:
+    return {m.label: m.apply() for m in gemm_swaps(source, ast.parse(source), SourceText(source))}
+
+
+def library_seed() -> str:
+    generic = Capture.from_json((CAPTURES / "gemm_bias_gelu.library.json").read_text())
+    timed = Capture.from_json((CAPTURES / "gemm_bias_gelu.library.static.json").read_text())
+    return to_candidate(generic, [timed])
+
+
+def test_a_library_gemm_becomes_a_triton_gemm_that_takes_the_epilogue_and_goes_back() -> None:
+    seed = library_seed()
+    assert "torch.addmm(arg1_1, arg2_1" in seed
+    (label, triton), = swaps(seed).items()  # the timed sizes' GEMM; the kept generic one is left alone
+    assert label == "torch.addmm -> a Triton GEMM of its own (_kev_gemm_0)"
+    assert check_source(triton) == [] and "torch.addmm(arg1_1, arg2_1" not in triton
+    assert "HAS_BIAS=True" in triton
+    fused = [m for m in fusions(triton, ast.parse(triton)) if "_kev_gemm_0's store" in m.label]
+    assert len(fused) == 1  # the GELU, in place on the GEMM's output, moves into its store
+    with_gelu = fused[0].apply()
+    assert check_source(with_gelu) == []
+    assert swaps(with_gelu) == {}  # a GEMM with an epilogue fused in does not go back to the library
+    (back_label, back), = swaps(triton).items()
+    assert back_label == "_kev_gemm_0 -> the library GEMM again"
+    assert check_source(back) == [] and "_kev_gemm_0" not in back.replace("_kev_gemm_0_", "")
+
+
+CANDIDATE = '''
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gelu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    t = 2.0 / (1.0 + tl.exp(-2.0 * 0.7978845608028654 * (x + 0.044715 * x * x * x))) - 1.0
+    tl.store(out_ptr + offs, (0.5 * x * (1.0 + t)).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        y = torch.empty(x.shape[0], self.linear.weight.shape[0], dtype=x.dtype, device=x.device)
+        torch.addmm(self.linear.bias, x, self.linear.weight.t(), out=y)
+        out = torch.empty_like(y)
+        gelu_kernel[(triton.cdiv(y.numel(), 1024),)](y, out, y.numel(), BLOCK=1024)
+        return out
+'''
+
+BATCHED = '''
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        c = torch.bmm(a, b)
+        out = torch.empty_like(c)
+        copy_kernel[(triton.cdiv(c.numel(), 1024),)](c, out, c.numel(), BLOCK=1024)
+        return out
+'''
+
+
+@pytest.mark.parametrize(("spec", "source", "op"), [("examples/matmul_epilogue/spec.py", CANDIDATE, "torch.addmm"),
+                                                    ("benchmarks/suite/matmul_batched.py", BATCHED, "torch.bmm")])
+def test_the_triton_gemm_computes_what_the_library_did(spec: str, source: str, op: str) -> None:
+    """fp16 with a bias (2-D, a transposed weight's strides), and fp32 batched: judged by the evaluator."""
+    triton = swaps(source)[f"{op} -> a Triton GEMM of its own (_kev_gemm_0)"]
+    assert op + "(" not in triton
+    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+        result = evaluator.evaluate(triton)
+    assert result.correct, (result.error, result.message)
+    assert result.library is None  # the GEMM is the candidate's own now
