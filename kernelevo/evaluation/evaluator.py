@@ -29,8 +29,7 @@ from typing import Any
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
-from kernelevo.evaluation.library import effective_policy
-from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
+from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions, effective_policy
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.evaluation.protocol import (
     BaselinesReply,

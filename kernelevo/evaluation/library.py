@@ -65,26 +65,6 @@ ATEN_OPS: dict[str, str] = {
 }
 
 
-def effective_policy(option: Sequence[str] | None, spec_setting: Sequence[str] | None) -> tuple[str, ...]:
-    """The families in force: a run's option over the spec's setting over the default (every family)."""
-    for chosen in (option, spec_setting):
-        if chosen is not None:
-            return tuple(f for f in FAMILIES if f in chosen)
-    return FAMILIES
-
-
-def describe_policy(families: Sequence[str]) -> str:
-    """One line for prompts and logs."""
-    if not families:
-        return "pure: every op, GEMMs and convolutions included, must run in the candidate's own kernels"
-    named = {"gemm": "dense GEMM (torch.mm, addmm, bmm, baddbmm, matmul, F.linear)",
-             "conv": "convolution (F.conv1d/2d/3d and their transposes)",
-             "attention": "scaled dot-product attention (F.scaled_dot_product_attention)",
-             "rnn": "recurrent layers (LSTM, GRU)"}
-    return ("a candidate may hand " + "; ".join(named[f] for f in families) + " to torch's vendor libraries, for "
-            "the same work the reference does; every other op must run in its own kernels")
-
-
 # -- what a call does ---------------------------------------------------------------------------
 def _shape(x: Any) -> list[int]:
     return list(x.shape) if isinstance(x, torch.Tensor) else []
@@ -314,5 +294,5 @@ def outside_policy(calls: Iterable[LibraryCall], families: Sequence[str]) -> lis
     return [c for c in calls if c.family not in families]
 
 
-__all__ = ["ATEN_OPS", "FAMILIES", "LibraryRecorder", "describe_call", "describe_policy", "effective_policy",
+__all__ = ["ATEN_OPS", "FAMILIES", "LibraryRecorder", "describe_call",
            "gemm_work", "misuse", "outside_policy", "work_of"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from kernelevo.evaluation.options import effective_policy
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.search.config import RunConfig
@@ -87,6 +88,7 @@ class Producer:
         request = VariationRequest(
             spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
             rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
+            library=effective_policy(self.config.evaluation.library, self.spec.settings.library),
         )
         proposal = await operator.propose(request)
         for _ in range(0 if operator.uses_llm else REDRAWS):

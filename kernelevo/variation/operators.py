@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kernelevo.records.candidate import Candidate, Usage
-from kernelevo.records.result import EvalResult
+from kernelevo.records.result import LIBRARY_FAMILIES, EvalResult
 from kernelevo.variation import prompts, template
 from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
 from kernelevo.variation.llm import LLMError, LLMReply
@@ -41,6 +41,7 @@ class VariationRequest:
     inspirations: list[Parent] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # evaluator output of earlier failed children
     meta: MetaPrompt | None = None
+    library: tuple[str, ...] = LIBRARY_FAMILIES  # the run's library policy, stated in the LLM's rules
 
 
 @dataclass
@@ -134,7 +135,7 @@ class RewriteOperator(_LLMOperator):
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
         return prompts.improve_messages(request.spec_source, request.parents[0].pair(),
                                         [p.pair() for p in request.inspirations], request.failures, request.meta,
-                                        request.hardware, self.instruction)
+                                        request.hardware, self.instruction, library=request.library)
 
 
 class DiffOperator(RewriteOperator):
@@ -161,7 +162,7 @@ class CrossoverOperator(_LLMOperator):
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
         first, second = request.parents[0], request.parents[1]
         return prompts.crossover_messages(request.spec_source, first.pair(), second.pair(), request.meta,
-                                          request.hardware)
+                                          request.hardware, library=request.library)
 
 
 class RepairOperator(_LLMOperator):
@@ -173,7 +174,7 @@ class RepairOperator(_LLMOperator):
         broken = request.parents[0]
         error = f"{broken.result.error}: {broken.result.message}" if broken.result else "unknown error"
         return prompts.repair_messages(request.spec_source, broken.candidate.source, error, request.meta,
-                                       request.hardware)
+                                       request.hardware, library=request.library)
 
 
 def build_operators(client: Completer | None) -> dict[str, Operator]:

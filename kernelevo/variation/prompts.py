@@ -12,9 +12,11 @@ kernels, or CUDA C++ compiled through CuPy or ``load_inline``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kernelevo.records.result import EvalResult
+from kernelevo.evaluation.options import describe_policy
+from kernelevo.records.result import LIBRARY_FAMILIES, EvalResult
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.settings import parse_settings
 from kernelevo.variation.metaprompt import MUTATIONS, SECTIONS, MetaPrompt
@@ -24,11 +26,22 @@ The kernel is a Python module defining `class ModelNew(nn.Module)` with the same
 reference `Model`, whose `forward` returns the same outputs (same dtype and shape) by launching `@triton.jit` \
 kernels. It is checked by an evaluator that rejects:
 - imports other than torch, triton, math, typing, functools, itertools, dataclasses;
-- PyTorch compute in forward (only allocation such as torch.empty, views, .contiguous(), shapes and strides);
+- PyTorch compute in forward (only allocation such as torch.empty, views, .contiguous(), shapes and strides, and \
+the library calls the library policy below allows);
 - try/except, calls to the reference Model, new CUDA streams, threads, file or network access, patching of \
 libraries, and caching of results between calls;
 - wrong results on any input variant (several shapes are checked, with fresh random inputs).
 Expose block sizes, num_warps and num_stages as literal keyword arguments at the launch so they can be tuned."""
+
+
+def library_rule(families: Sequence[str]) -> str:
+    """The run's library policy, for the rules: what may go to torch's libraries, and what that is bounded by."""
+    return ("Library policy: " + describe_policy(families) + (
+        ". A library call may do only the reference's own GEMMs, convolutions, attention or recurrent layers "
+        "(same sizes, no more calls than the reference makes): using one for another op (a GEMM with a ones "
+        "vector to sum, an identity convolution to add a bias) is rejected. Keeping the library GEMM or "
+        "convolution and fusing everything around it into your own kernels is a good answer; a Triton GEMM "
+        "with the epilogue fused into its store can be better." if families else "."))
 
 
 CUDA_RULES = """\
@@ -140,7 +153,8 @@ def results_summary(result: EvalResult | None) -> str:
     return "; ".join(lines)
 
 
-def system_message(meta: MetaPrompt | None, hardware: HardwareFacts, language: str = "triton") -> str:
+def system_message(meta: MetaPrompt | None, hardware: HardwareFacts, language: str = "triton",
+                   library: Sequence[str] = LIBRARY_FAMILIES) -> str:
     know_how = meta.render() if meta else ""
     if language == "cuda":
         intro = "You are an expert GPU kernel engineer who writes CUDA C++ kernels that beat PyTorch and torch.compile."
@@ -148,6 +162,7 @@ def system_message(meta: MetaPrompt | None, hardware: HardwareFacts, language: s
     else:
         intro = "You are an expert GPU kernel engineer who writes Triton kernels that beat PyTorch and torch.compile."
         rules = RULES
+    rules += "\n" + library_rule(library)
     return f"{intro}\n\n{rules}\n\nTarget hardware: {hardware.describe(language)}\n\n{know_how}".strip()
 
 
@@ -168,8 +183,8 @@ def _inspiration_blocks(inspirations: list[tuple[str, EvalResult | None]]) -> st
 
 
 def _messages(meta: MetaPrompt | None, hardware: HardwareFacts, parts: list[str],
-              spec_source: str) -> list[dict[str, str]]:
-    return [{"role": "system", "content": system_message(meta, hardware, spec_language(spec_source))},
+              spec_source: str, library: Sequence[str]) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system_message(meta, hardware, spec_language(spec_source), library)},
             {"role": "user", "content": "\n\n".join(p for p in parts if p)}]
 
 
@@ -182,31 +197,33 @@ DIFF = ("Make a focused change that makes the current kernel faster. Reply with 
 
 def improve_messages(spec_source: str, parent: tuple[str, EvalResult | None],
                      inspirations: list[tuple[str, EvalResult | None]], failures: list[str],
-                     meta: MetaPrompt | None, hardware: HardwareFacts, instruction: str) -> list[dict[str, str]]:
+                     meta: MetaPrompt | None, hardware: HardwareFacts, instruction: str, *,
+                     library: Sequence[str] = LIBRARY_FAMILIES) -> list[dict[str, str]]:
     """The prompt to improve one kernel; ``instruction`` (REWRITE or DIFF) says what form the reply takes."""
     parts = [_spec_block(spec_source), _kernel_block("The current kernel:", *parent),
              _inspiration_blocks(inspirations)]
     if failures:
         parts.append("Earlier attempts from this kernel failed:\n" + "\n".join(f"- {f[:600]}" for f in failures))
     parts.append(instruction)
-    return _messages(meta, hardware, parts, spec_source)
+    return _messages(meta, hardware, parts, spec_source, library)
 
 
 def crossover_messages(spec_source: str, first: tuple[str, EvalResult | None], second: tuple[str, EvalResult | None],
-                       meta: MetaPrompt | None, hardware: HardwareFacts) -> list[dict[str, str]]:
+                       meta: MetaPrompt | None, hardware: HardwareFacts, *,
+                       library: Sequence[str] = LIBRARY_FAMILIES) -> list[dict[str, str]]:
     parts = [_spec_block(spec_source), _kernel_block("Kernel A:", *first), _kernel_block("Kernel B:", *second),
              "Combine the strengths of A and B into one kernel that is faster than both. Return the complete new "
              "module in one ```python code block."]
-    return _messages(meta, hardware, parts, spec_source)
+    return _messages(meta, hardware, parts, spec_source, library)
 
 
 def repair_messages(spec_source: str, broken: str, error: str, meta: MetaPrompt | None,
-                    hardware: HardwareFacts) -> list[dict[str, str]]:
+                    hardware: HardwareFacts, *, library: Sequence[str] = LIBRARY_FAMILIES) -> list[dict[str, str]]:
     parts = [_spec_block(spec_source), f"This kernel was rejected:\n```python\n{broken.strip()}\n```",
              f"The evaluator's output:\n```\n{error.strip()[:3000]}\n```",
              "Fix the kernel so that it is correct and keeps its optimizations. Return the complete fixed module in "
              "one ```python code block."]
-    return _messages(meta, hardware, parts, spec_source)
+    return _messages(meta, hardware, parts, spec_source, library)
 
 
 def evolve_prompt_messages(meta: MetaPrompt, mutation: str, best: tuple[str, EvalResult | None] | None,

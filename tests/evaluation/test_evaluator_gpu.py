@@ -125,3 +125,23 @@ def test_what_a_kernel_prints_on_the_gpu_is_kept_with_its_result_not_on_the_term
     assert result.precompiled is not None and "wrapper says hi" in result.precompiled.output
     printed = capfd.readouterr()
     assert "gelu block" not in printed.out + printed.err and "wrapper says hi" not in printed.out + printed.err
+
+
+def test_a_library_gemm_with_an_own_epilogue_states_its_share_of_the_gpu_time(examples_dir: Path) -> None:
+    """The GEMM in cuBLAS (torch.mm), the bias and GELU in a Triton kernel: accepted under the default library
+    policy, with the library call named and its share of the GPU time measured (a 4096-cube fp16 GEMM's share
+    of GEMM plus one pass over its output is most of it)."""
+    spec = read_spec(str(examples_dir / "matmul_epilogue" / "spec.py"))
+    control = Path(__file__).parent / "adversarial" / "kernels" / "library_linear_gelu_control.py"
+    with Evaluator(spec, EvalOptions(device="cuda")) as evaluator:
+        result = evaluator.evaluate(control.read_text())
+        pure = Evaluator(spec, EvalOptions(device="cuda", library=[], static_checks=False))
+    assert result.ok, result.message
+    library = result.library
+    assert library is not None and [c.op for c in library.calls] == ["mm"]
+    assert library.calls[0].signature == "mm 4096x4096x4096 float16"
+    assert library.library_ms is not None and result.kernel is not None
+    assert library.gpu_share is not None and 0.5 < library.gpu_share <= 1.0, library
+    with pure:
+        rejected = pure.evaluate(control.read_text())
+    assert rejected.error == "library_call", rejected.message

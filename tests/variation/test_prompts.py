@@ -89,3 +89,13 @@ def test_a_cuda_prompt_without_a_gpu_measurement_names_no_interpreter() -> None:
                         peak_tflops=None, interpreted=True)
     assert "interpreter" not in cpu.describe("cuda") and "H100" in cpu.describe("cuda")
     assert "Triton's CPU interpreter" in cpu.describe()
+
+
+def test_the_rules_state_the_runs_library_policy() -> None:
+    meta = PromptArchive.with_default().prompts[0]
+    default = system(improve_messages(TRITON_SPEC, (KERNEL, None), [], [], meta, H100, REWRITE))
+    assert "Library policy: a candidate may hand dense GEMM" in default and "identity convolution" in default
+    narrow = system(crossover_messages(TRITON_SPEC, (KERNEL, None), (KERNEL, None), meta, H100, library=("conv",)))
+    assert "convolution (F.conv1d" in narrow and "dense GEMM" not in narrow
+    pure = system(repair_messages(TRITON_SPEC, KERNEL, "library_call: mm", meta, H100, library=()))
+    assert "Library policy: pure: every op, GEMMs and convolutions included, must run in the candidate's own" in pure
