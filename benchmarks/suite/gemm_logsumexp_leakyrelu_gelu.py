@@ -1,0 +1,40 @@
+"""Linear 8192 -> 4096 on 2048 rows, row LogSumExp, LeakyReLU x2, GELU x2, fp32 (KernelBench level 2 64)."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.linear(x)
+        x = torch.logsumexp(x, dim=1, keepdim=True)
+        x = torch.nn.functional.leaky_relu(x, negative_slope=0.01)
+        x = torch.nn.functional.leaky_relu(x, negative_slope=0.01)
+        x = torch.nn.functional.gelu(x)
+        return torch.nn.functional.gelu(x)
+
+
+batch_size = 2048
+in_features = 8192
+out_features = 4096
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features)]
+
+
+def get_init_inputs():
+    return [in_features, out_features]
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "variants": {
+        "small": {"batch_size": 16, "in_features": 32, "out_features": 64},
+        "odd": {"batch_size": 5, "in_features": 35, "out_features": 45},
+    },
+}

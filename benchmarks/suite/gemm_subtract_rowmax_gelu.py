@@ -1,0 +1,37 @@
+"""Linear 8192 -> 8192 on 1024 rows, minus each row's max, then GELU, fp32 (KernelBench level 2 80's ops)."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int):
+        super().__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.gemm(x)
+        x = x - torch.max(x, dim=1, keepdim=True).values
+        return torch.nn.functional.gelu(x)
+
+
+batch_size = 1024
+in_features = 8192
+out_features = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features)]
+
+
+def get_init_inputs():
+    return [in_features, out_features]
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "variants": {
+        "small": {"batch_size": 16, "in_features": 32, "out_features": 64},
+        "odd": {"batch_size": 5, "in_features": 35, "out_features": 45},
+    },
+}

@@ -1,0 +1,33 @@
+"""Softplus (beta 1, threshold 20) over 8192 x 16384 fp32 (KernelBench level 1 29's op)."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.softplus(x)
+
+
+batch_size = 8192
+dim = 16384
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "variants": {
+        "small": {"batch_size": 8, "dim": 1000},
+        "odd": {"batch_size": 5, "dim": 1531},
+    },
+}
