@@ -56,6 +56,8 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
     timing_s = sum(r.costs.timing_s for r in results)
     row: dict = {"example": name, "spec": str(path.resolve().relative_to(ROOT)), "stopped": outcome.reason,
                  "wall_s": wall, "search_s": outcome.loop.elapsed_s(),
+                 # making the seeds (torch.compile's captures, side by side), within search_s
+                 "seeding_s": outcome.loop.seeding_s,
                  "evaluations": state.evaluated_count(), "correct": state.correct_count(),
                  "evals_per_min": state.evaluated_count() / outcome.loop.elapsed_s() * 60,
                  "timing_fraction": timing_s / outcome.loop.elapsed_s(),
@@ -96,6 +98,8 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
             "bandwidth_gbs": result.roofline.bandwidth_gbs if result.roofline else None,
             "best_seed_ms": best_seed, "environment": json.loads(result.environment.model_dump_json())
             if result.environment else None,
+            "library": result.library.summary() if result.library else None,
+            "library_share": result.library.gpu_share if result.library else None,
         })
     return row
 
@@ -183,7 +187,8 @@ def print_table(rows: list[dict], minutes: float) -> None:
     """The run's table, one row per spec searched."""
     table = Table(title=f"offline search, {minutes:g} min per spec (template operator only)")
     for col in ("example", "evals", "evals/min", "steady /min", "steady busy %", "timing %", "busy %", "cells", "QD",
-                "best ms", "eager ms", "compile ms", "x eager", "x compile", "roofline", "best seed ms"):
+                "best ms", "eager ms", "compile ms", "x eager", "x compile", "roofline", "best seed ms", "seeding s",
+                "library"):
         table.add_column(col, justify="right")
     for r in rows:
         def f(key: str, fmt: str, r: dict = r) -> str:
@@ -194,7 +199,8 @@ def print_table(rows: list[dict], minutes: float) -> None:
                       f("evaluating_fraction", ".0%"), str(r.get("cells_filled", 0)), f("qd_score", ".1f"),
                       f("best_ms", ".4f"),
                       f("eager_ms", ".4f"), f("compile_ms", ".4f"), f("speedup_eager", ".2f"),
-                      f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"))
+                      f("speedup_compile", ".2f"), f("roofline_fraction", ".0%"), f("best_seed_ms", ".4f"),
+                      f("seeding_s", ".0f"), f("library_share", ".0%"))
     Console(width=180).print(table)
 
 

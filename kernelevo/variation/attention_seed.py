@@ -10,9 +10,9 @@ in registers, one program per block of queries and head), whose block sizes, war
 stages the template operator tunes like any kernel's.
 
 It applies where the shapes allow the kernel: no mask and no dropout (the conversion refuses
-dropout), three- or four-dimensional q, k, v with one head dimension, a power of two from 16
-to 128, shared by q, k and v, and as many heads in k and v as in q or a divisor of them
-(grouped-query attention). A call it cannot take is left to the library; a seed with no call
+dropout), three- or four-dimensional q, k, v with one head dimension up to 256 shared by q, k
+and v (padded to a power of two inside the kernel), and as many heads in k and v as in q or a
+divisor of them (grouped-query attention). A call it cannot take is left to the library; a seed with no call
 it can take is not made.
 """
 
@@ -28,9 +28,10 @@ KERNEL = '''
 @triton.jit
 def _kev_attention_fwd(Q, K, V, Out, sm_scale, stride_qb, stride_qh, stride_qm, stride_qd, stride_kb, stride_kh,
                        stride_kn, stride_kd, stride_vb, stride_vh, stride_vn, stride_vd, stride_ob, stride_oh,
-                       stride_om, stride_od, H, GROUP, N_Q, N_K, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                       stride_om, stride_od, H, GROUP, N_Q, N_K, D, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                        BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr):
-    """softmax(q k^T * sm_scale) v for one block of queries of one (batch, head), keys streamed in blocks."""
+    """softmax(q k^T * sm_scale) v for one block of queries of one (batch, head), keys streamed in blocks; the head
+    dimension D padded to the power of two HEAD_DIM with zeros, which change no product."""
     start_m = tl.program_id(0)
     off_b = tl.program_id(1) // H
     off_h = tl.program_id(1) % H
@@ -39,7 +40,7 @@ def _kev_attention_fwd(Q, K, V, Out, sm_scale, stride_qb, stride_qh, stride_qm, 
     offs_n = tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, HEAD_DIM)
     q = tl.load(Q + off_b * stride_qb + off_h * stride_qh + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qd,
-                mask=offs_m[:, None] < N_Q, other=0.0)
+                mask=(offs_m[:, None] < N_Q) & (offs_d[None, :] < D), other=0.0)
     k_base = K + off_b * stride_kb + off_kh * stride_kh
     v_base = V + off_b * stride_vb + off_kh * stride_vh
     m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
@@ -51,8 +52,8 @@ def _kev_attention_fwd(Q, K, V, Out, sm_scale, stride_qb, stride_qh, stride_qm, 
         hi = tl.minimum(N_K, (start_m + 1) * BLOCK_M)
     for start_n in range(0, hi, BLOCK_N):
         cols = start_n + offs_n
-        k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None] * stride_kd, mask=cols[None, :] < N_K,
-                    other=0.0)
+        k = tl.load(k_base + cols[None, :] * stride_kn + offs_d[:, None] * stride_kd,
+                    mask=(cols[None, :] < N_K) & (offs_d[:, None] < D), other=0.0)
         qk = tl.dot(q, k, input_precision=PRECISION) * qk_scale
         keep = cols[None, :] < N_K
         if CAUSAL:
@@ -62,20 +63,20 @@ def _kev_attention_fwd(Q, K, V, Out, sm_scale, stride_qb, stride_qh, stride_qm, 
         p = tl.math.exp2(qk - m_new[:, None])
         alpha = tl.math.exp2(m_i - m_new)
         l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :] * stride_vd, mask=cols[:, None] < N_K,
-                    other=0.0)
+        v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :] * stride_vd,
+                    mask=(cols[:, None] < N_K) & (offs_d[None, :] < D), other=0.0)
         acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v, input_precision=PRECISION)
         m_i = m_new
     acc = acc / l_i[:, None]
     tl.store(Out + off_b * stride_ob + off_h * stride_oh + offs_m[:, None] * stride_om + offs_d[None, :] * stride_od,
-             acc.to(Out.dtype.element_ty), mask=offs_m[:, None] < N_Q)
+             acc.to(Out.dtype.element_ty), mask=(offs_m[:, None] < N_Q) & (offs_d[None, :] < D))
 
 
 def _kev_attention(q, k, v, is_causal, scale):
-    """F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale) without a mask, in the kernel
-    above; q, k, v of (batch, heads, length, head_dim) or (batch, length, head_dim)."""
+    """What the library's scaled dot-product attention of q, k, v computes without a mask, in the kernel above;
+    q, k, v of (batch, heads, length, head_dim) or (batch, length, head_dim)."""
     head_dim = q.shape[-1]
-    assert head_dim in (16, 32, 64, 128) and k.shape[-1] == v.shape[-1] == head_dim, "head dims the kernel takes"
+    assert head_dim <= 256 and k.shape[-1] == v.shape[-1] == head_dim, "one head dimension, up to 256"
     assert q.dim() in (3, 4) and q.dim() == k.dim() == v.dim(), "(batch, heads, length, head_dim) or no heads"
     three = q.dim() == 3
     if three:
@@ -87,7 +88,8 @@ def _kev_attention(q, k, v, is_causal, scale):
     exact = "ieee" if q.dtype == torch.float32 else "tf32"
     grid = (triton.cdiv(n_q, 64), batch * heads)
     _kev_attention_fwd[grid](q, k, v, out, sm_scale, *q.stride(), *k.stride(), *v.stride(), *out.stride(), heads,
-                             heads // k.shape[1], n_q, k.shape[2], HEAD_DIM=head_dim, BLOCK_M=64, BLOCK_N=64,
+                             heads // k.shape[1], n_q, k.shape[2], head_dim,
+                             HEAD_DIM=max(16, triton.next_power_of_2(head_dim)), BLOCK_M=64, BLOCK_N=64,
                              CAUSAL=is_causal, PRECISION=exact, num_warps=4, num_stages=2)
     return out.squeeze(1) if three else out
 '''
