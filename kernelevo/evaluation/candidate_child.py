@@ -80,6 +80,9 @@ class CandidateRunner:
         if self.gpu:  # Triton's once-per-process work, done before any candidate is here to wait for it
             warm_triton_key()
         self.problem = Problem(setup.spec)
+        if setup.spec.settings.tf32:  # the spec opts in: its fp32 library GEMMs and convolutions may round to TF32
+            torch.backends.cuda.matmul.allow_tf32 = True
+            torch.backends.cudnn.allow_tf32 = True
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
         self.recorder = LaunchRecorder(on_phase=self._progress)
         self.recorder.install(interpreted=not self.gpu)

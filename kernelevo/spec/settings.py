@@ -56,7 +56,8 @@ class SpecSettings(BaseModel):
     # the vendor-library families a candidate may call through torch (kernelevo.evaluation.library);
     # None: every family; []: pure mode. A run's option overrides it.
     library: list[str] | None = None
-    # fp32 matrix products may round their inputs to TF32 (tensor cores): only where the tolerance holds
+    # fp32 matrix products may round their inputs to TF32 (tensor cores): a candidate's library GEMMs and
+    # convolutions run with TF32 allowed (its own kernels may use tl.dot's "tf32"); the tolerance still decides
     tf32: bool = False
 
     @field_validator("library")
