@@ -52,9 +52,8 @@ def contained_enough(*, unsafe_local: bool) -> str | None:
     if unsafe_local:
         logging.getLogger(__name__).warning("serving with --unsafe-local: sandboxed children run without %s", names)
         return None
-    return (f"kernelevo serve: uploaded specs and kernels would run without {names}. Run it as root where "
-            "namespaces, Landlock and seccomp are allowed (see the README, Trusting the evaluator), or pass "
-            "--unsafe-local for a server only you reach")
+    return (f"kernelevo serve: uploaded specs and kernels would run without {names}. Fix that (README: Trusting "
+            "the evaluator, Containment), or pass --unsafe-local for a server only you reach")
 
 
 def token(args: argparse.Namespace, console: Console) -> int:

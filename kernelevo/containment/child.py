@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,18 +67,25 @@ def current() -> tuple[Plan, Protection] | None:
 
 
 def enter(plan: Plan, scratch: str, limits: Any) -> None:
-    """Contain this process (a started child) as ``plan`` says; never raises for a step not allowed here."""
+    """Contain this process (a started child) as ``plan`` says.
+
+    A step this system does not allow, or that fails in a way not foreseen, is noted for the
+    report and the next step taken: it never costs the child its start.
+    """
     global _STATE
     limits_how = _apply_limits(limits)
-    netns = new_network_namespace() if os.geteuid() == 0 else "not root: the parent's namespace"
-    user = _become_user(plan)
-    point_at_scratch(scratch, user=plan.user_name if plan.uid is not None and user.on else "")
-    no_new_privs = set_no_new_privs()
+    netns = _safely(new_network_namespace) if os.geteuid() == 0 else "not root: the parent's namespace"
+    try:
+        user = _become_user(plan)
+    except Exception as exc:
+        user = Protection("user", False, f"uid {os.getuid()} kept: {type(exc).__name__}: {exc}")
+    _safely(point_at_scratch, scratch, user=plan.user_name if plan.uid is not None and user.on else "")
+    no_new_privs = _safely(set_no_new_privs)
     if not plan.confine_writes:
         writes: str | None = DEFERRED
     else:
-        writes = landlock.restrict_writes(_writable(plan, scratch))
-    filtered = seccomp.install() if no_new_privs is None else "needs no_new_privs"
+        writes = _safely(landlock.restrict_writes, _writable(plan, scratch))
+    filtered = _safely(seccomp.install) if no_new_privs is None else "needs no_new_privs"
     _STATE = _State(plan, scratch, user, limits_how, netns, no_new_privs, writes, filtered)
 
 
@@ -86,9 +94,17 @@ def enter_forked(scratch: str) -> None:
     state = _STATE
     if state is None:  # a fork server that was not contained itself: nothing to inherit
         return
-    point_at_scratch(scratch, user=os.environ.get("USER", "") if state.plan.uid is not None else "")
+    _safely(point_at_scratch, scratch)
     state.scratch = scratch
-    state.landlock = landlock.restrict_writes(_writable(state.plan, scratch))
+    state.landlock = _safely(landlock.restrict_writes, _writable(state.plan, scratch))
+
+
+def _safely(step: Callable[..., str | None], *args: Any, **kwargs: Any) -> str | None:
+    """``step``'s own answer (None: done; else why not), or the exception it raised, as words."""
+    try:
+        return step(*args, **kwargs)
+    except Exception as exc:
+        return f"{getattr(step, '__name__', 'a step')}: {type(exc).__name__}: {exc}"
 
 
 def confine_candidate() -> None:
@@ -97,15 +113,18 @@ def confine_candidate() -> None:
 
     The shared folders a child could write until now (the Triton cache of its judge's runtime
     helpers, the folder of every candidate's cache) become read-only to the candidate, so it cannot
-    plant a binary another candidate's evaluation would load. Once per process; nothing outside a
-    contained child, or where Landlock is not in force.
+    plant a Triton binary another candidate's evaluation would load. load_inline's build folder stays
+    writable: its builds are kept across candidates by their sources' hash, on purpose (a minute of
+    nvcc each), so a candidate could plant a build there for sources it foresees. Landlock binds the
+    threads started from here on (the candidate's code runs on this one); once per process; nothing
+    outside a contained child, or where Landlock is not in force.
     """
     state = _STATE
     if state is None or state.landlock is not None or state.candidate_confined:
         return
     from kernelevo.utils.paths import cache_dir
 
-    paths = [state.scratch, *landlock.device_paths()]
+    paths = [state.scratch, *_safely_devices()]
     triton_cache = os.environ.get("TRITON_CACHE_DIR")
     if triton_cache:
         paths.append(triton_cache)
@@ -113,11 +132,18 @@ def confine_candidate() -> None:
     with contextlib.suppress(OSError):
         extensions.mkdir(parents=True, exist_ok=True)
         paths.append(str(extensions))
-    state.candidate_confined = landlock.restrict_writes(paths) is None
+    state.candidate_confined = _safely(landlock.restrict_writes, paths) is None
 
 
 def _writable(plan: Plan, scratch: str) -> list[str]:
-    return [scratch, *plan.writable, *landlock.device_paths()]
+    return [scratch, *plan.writable, *_safely_devices()]
+
+
+def _safely_devices() -> list[str]:
+    try:
+        return landlock.device_paths()
+    except OSError:  # no /dev to read: no device is writable
+        return []
 
 
 def _apply_limits(limits: Any) -> str:

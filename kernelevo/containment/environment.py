@@ -12,6 +12,7 @@ environment, gets its own folders too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -67,7 +68,8 @@ def point_at_scratch(scratch: str, *, user: str = "") -> None:
         del os.environ[name]
     tmp, cache = os.path.join(scratch, "tmp"), os.path.join(scratch, ".cache")
     for folder in (tmp, cache):
-        os.makedirs(folder, exist_ok=True)
+        with contextlib.suppress(OSError):  # a scratch folder it cannot write: it says so at its first write
+            os.makedirs(folder, exist_ok=True)
     os.environ.update({"HOME": scratch, "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp, "XDG_CACHE_HOME": cache,
                        "XDG_CONFIG_HOME": os.path.join(scratch, ".config")})
     if user:  # getpass.getuser() reads these before the password database

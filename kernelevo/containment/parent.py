@@ -54,11 +54,13 @@ def sandbox_user() -> tuple[SandboxUser | None, str]:
     if os.geteuid() != 0:
         return None, (f"uid {os.geteuid()} kept, the user that started kernelevo (only root can start "
                       "children as another user)")
-    return _resolve(os.environ.get(SANDBOX_USER_ENV, ""))
+    return _resolve(os.environ.get(SANDBOX_USER_ENV, ""), os.environ.get("PYTHONPATH", ""), tempfile.gettempdir())
 
 
 @functools.cache
-def _resolve(wanted: str) -> tuple[SandboxUser | None, str]:
+def _resolve(wanted: str, python_path: str, temp: str) -> tuple[SandboxUser | None, str]:
+    """The sandbox user named ``wanted`` (else the first of the defaults), if it can run this Python
+    (``python_path`` too: children inherit it) and reach ``temp``, where children's folders go."""
     names = [wanted] if wanted else list(_DEFAULT_USERS)
     entry = None
     for name in names:
@@ -75,11 +77,10 @@ def _resolve(wanted: str) -> tuple[SandboxUser | None, str]:
     if why:
         return None, f"uid 0 kept: {entry.pw_name} {why}"
     user = SandboxUser(entry.pw_name, entry.pw_uid, entry.pw_gid, groups)
-    for path in _python_paths():
+    for path in [*_python_paths(), *_existing(python_path)]:
         if not reachable(path, user.uid, user.gids):
             return None, (f"uid 0 kept: {user.name} cannot read {path} (this Python environment must be "
                           "readable by the sandbox user)")
-    temp = tempfile.gettempdir()  # where children's folders and the candidates' caches go
     if not reachable(temp, user.uid, user.gids, bits=_X):
         return None, f"uid 0 kept: {user.name} cannot reach {temp}, where children's folders go"
     return user, ""
@@ -91,7 +92,10 @@ def _device_groups(uid: int, gid: int) -> tuple[tuple[int, ...], str]:
     for name in sorted(os.listdir("/dev")) if os.path.isdir("/dev") else []:
         if not name.startswith("nvidia"):
             continue
-        st = os.stat(os.path.join("/dev", name))
+        try:
+            st = os.stat(os.path.join("/dev", name))
+        except OSError:  # a dangling entry: nothing to open
+            continue
         if not stat.S_ISCHR(st.st_mode) or _allows(st, uid, {gid}, _R | _W):
             continue
         if (st.st_mode >> 3) & 6 == 6 and st.st_gid != 0:
@@ -110,6 +114,10 @@ def _python_paths() -> list[str]:
     if found is not None and found.origin:
         paths.append(os.path.dirname(found.origin))
     return paths
+
+
+def _existing(path_list: str) -> list[str]:
+    return [p for p in path_list.split(os.pathsep) if p and os.path.exists(p)]
 
 
 def _allows(st: os.stat_result, uid: int, gids: Iterable[int], bits: int) -> bool:
@@ -151,8 +159,9 @@ def plan(scratch: str, writable: Iterable[str] | None = None, *, confine_writes:
     user, why = sandbox_user()
     if user is None:
         return Plan(user=Protection("user", False, why), writable=folders, confine_writes=confine_writes)
-    python_path = [p for p in (env or {}).get("PYTHONPATH", "").split(os.pathsep) if p and os.path.exists(p)]
-    for path, bits in [(os.path.dirname(scratch), _X), *((f, _X) for f in folders), *((p, _R) for p in python_path)]:
+    python_path = _existing((env or {}).get("PYTHONPATH", ""))
+    for path, bits in [(os.path.dirname(scratch), _X), *((f, _W | _X) for f in folders),
+                       *((p, _R) for p in python_path)]:
         if not reachable(path, user.uid, user.gids, bits=bits):
             return Plan(user=Protection("user", False, f"uid 0 kept: {user.name} cannot reach {path}"),
                         writable=folders, confine_writes=confine_writes)
