@@ -120,8 +120,9 @@ def run_one(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     db.dispose()
     port = _free_port()
     env = {**os.environ, "KERNELEVO_DATABASE_URL": url}
-    server = subprocess.Popen([sys.executable, "-m", "kernelevo.cli", "serve", "--no-launch", "--port", str(port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # --unsafe-local: a load test on loopback, not a server anyone else reaches
+    server = subprocess.Popen([sys.executable, "-m", "kernelevo.cli", "serve", "--no-launch", "--unsafe-local",
+                               "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

@@ -123,6 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, default=None, help="port (default 8321)")
     sv.add_argument("--no-launch", action="store_true",
                     help="start no runs: runs submitted here wait for another server (or kernelevo run --resume)")
+    sv.add_argument("--unsafe-local", action="store_true",
+                    help="start even where sandboxed children cannot have every protection (another user, no "
+                         "network, confined writes, seccomp): for a server only its own user reaches")
 
     tk = sub.add_parser("token", parents=[db], help="API tokens: create NAME, list, revoke ID")
     tk.add_argument("action", choices=["create", "list", "revoke"])

@@ -18,6 +18,12 @@ so C libraries and the processes it starts too) to :data:`OUTPUT_LOG` in its scr
 folder instead of the parent's terminal, and :meth:`Sandbox.output_tail` reads the end of
 it: what untrusted code prints (its own prints, a CUDA assert, a compiler's crash dump of
 hundreds of lines) is kept with its result, and the search's terminal stays clean.
+
+Every child is contained before it builds its handler (:mod:`kernelevo.containment`): another
+user, no network, an environment without secrets (the inherited one goes through an
+allow-list), writes only in its scratch folder and the ``writable`` folders it is handed,
+no_new_privs, a seccomp filter, its limits. It sends what it got with its "ready"
+(:attr:`Sandbox.protections`); a protection this system does not allow is logged once.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
+
+from kernelevo import containment
+from kernelevo.containment import Plan, Report
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +100,20 @@ class SandboxSetup:
     limits: Limits
     scratch: str
     capture_output: bool = False  # stdout and stderr to OUTPUT_LOG in ``scratch``
+    containment: Plan = field(default_factory=Plan)
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A child's first message once its handler is built: the protections it has."""
+
+    protections: Report
+
+
+# A fork server's own writes are not confined: it runs no untrusted code, and each child it forks
+# confines its own (Landlock's layers only narrow: a confined fork server could give its children
+# no folder of their own).
+FORK_SERVERS = frozenset({"kernelevo.zygote:Zygote"})
 
 
 @dataclass
@@ -112,6 +135,11 @@ class Sandbox:
     inherit_env: bool = True
     # True: the child's stdout and stderr go to OUTPUT_LOG in its scratch folder (see output_tail)
     capture_output: bool = False
+    # folders the child may write besides its scratch folder (shared caches); None: those this process
+    # may write, when it is itself a sandboxed child, else none
+    writable: tuple[str, ...] | None = None
+    # False: the caller says what the child lacks (kernelevo.containment.probe); else it is logged once
+    note_missing: bool = True
 
     def __post_init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None
@@ -121,14 +149,18 @@ class Sandbox:
         self.scratch = ""
         self.started_at = 0.0
         self.ready_after_s: float | None = None
+        self.plan = Plan()
+        self.protections: Report | None = None  # what the child said it has, once ready
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
         """Start the child; it builds its handler in the background."""
         parent_sock, child_sock = socket.socketpair()
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
-        base = os.environ if self.inherit_env else {}
-        env = {**base, **self.env, "PYTHONUNBUFFERED": "1"}
+        env = {**containment.child_environment(self.env, inherit=self.inherit_env), "PYTHONUNBUFFERED": "1"}
+        self.plan = containment.plan(self.scratch, self.writable, confine_writes=self.handler not in FORK_SERVERS,
+                                     env=env)
+        containment.give_to(self.scratch, self.plan)
         self.started_at = time.perf_counter()
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "kernelevo._sandbox_main", str(child_sock.fileno()), str(os.getpid())],
@@ -140,7 +172,8 @@ class Sandbox:
         )
         child_sock.close()
         self._conn = Connection(parent_sock.detach())
-        self._conn.send(SandboxSetup(self.handler, self.arg, self.limits, self.scratch, self.capture_output))
+        self._conn.send(SandboxSetup(self.handler, self.arg, self.limits, self.scratch, self.capture_output,
+                                     self.plan))
 
     @property
     def pid(self) -> int | None:
@@ -176,6 +209,10 @@ class Sandbox:
         if isinstance(msg, HandlerError):
             self.kill()
             raise SandboxFailure("start", f"{msg.type_name}: {msg.message}", detail=msg.traceback)
+        if isinstance(msg, Ready):
+            self.protections = msg.protections
+            if self.note_missing:
+                containment.note(msg.protections, self.name)
         self._ready = True
         self.ready_after_s = time.perf_counter() - self.started_at
 

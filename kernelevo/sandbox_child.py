@@ -1,4 +1,4 @@
-"""The sandbox child's side: limits, the parent-death signal, and the handler's request loop.
+"""The sandbox child's side: containment, the parent-death signal, and the handler's request loop.
 
 A started child runs :func:`child_main` (``python -m kernelevo._sandbox_main``); a child
 forked by the fork server (:mod:`kernelevo.zygote`) runs :func:`serve` directly. The
@@ -12,29 +12,23 @@ import contextlib
 import ctypes
 import importlib
 import os
-import resource
 import signal
 import sys
 import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kernelevo.sandbox import OUTPUT_LOG, HandlerError, Limits, SandboxSetup
+from kernelevo import containment
+from kernelevo.sandbox import OUTPUT_LOG, HandlerError, Ready, SandboxSetup
 
 _PR_SET_PDEATHSIG = 1
 
 
-def _apply_limits(limits: Limits) -> None:
-    if not limits.core_dumps:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes, limits.file_size_bytes))
-    if limits.address_space_bytes:
-        resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes, limits.address_space_bytes))
-    die_with_parent()
-
-
 def die_with_parent() -> None:
-    """Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone (a fork clears it)."""
+    """Die with the parent, so no orphan keeps a GPU busy after its evaluator is gone.
+
+    A fork clears it, and so does a change of user: arm it again after either.
+    """
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -70,7 +64,8 @@ def child_main(fd: int, parent_pid: int) -> None:
     """Entry point of a sandbox child (``python -m kernelevo._sandbox_main FD PARENT_PID``)."""
     conn = Connection(fd)
     setup: SandboxSetup = conn.recv()
-    _apply_limits(setup.limits)
+    containment.enter(setup.containment, setup.scratch, setup.limits)  # before the handler imports anything
+    die_with_parent()
     if os.getppid() != parent_pid:  # the parent died before PDEATHSIG was armed
         os._exit(1)
     if setup.capture_output:
@@ -79,7 +74,8 @@ def child_main(fd: int, parent_pid: int) -> None:
 
 
 def serve(conn: Connection, handler_spec: str, arg: Any) -> None:
-    """Build the handler, say "ready", then answer requests until the parent closes or asks us to leave.
+    """Build the handler, say it is ready (with its protections), then answer requests until the parent
+    closes or asks us to leave.
 
     A handler may define ``after_reply()``, called after each reply is sent (the fork server
     sends a new child's socket then, after the reply that announces it).
@@ -91,7 +87,7 @@ def serve(conn: Connection, handler_spec: str, arg: Any) -> None:
         return
     after_reply = getattr(handler, "after_reply", None)
     try:
-        conn.send("ready")
+        conn.send(Ready(containment.report()))
     except OSError:  # the parent gave up on us (it is shutting down)
         return
     while True:

@@ -1,6 +1,7 @@
 """``kernelevo serve`` and ``kernelevo token``: the API server and the tokens that let a client change things.
 
     kernelevo serve [--host 127.0.0.1] [--port 8321]    the REST API (OpenAPI at /docs)
+                    [--unsafe-local]                    start without every protection of sandboxed children
     kernelevo token create NAME                         a new token, shown once
     kernelevo token list | revoke ID
 """
@@ -8,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -21,6 +23,12 @@ def serve(args: argparse.Namespace, console: Console) -> int:
 
     from kernelevo.api import create_app
 
+    # The server runs what clients upload (a spec's code when it is checked, kernels in the runs it
+    # starts): a probe child says which protections a sandboxed child gets here, before anything is served.
+    missing = contained_enough(unsafe_local=args.unsafe_local)
+    if missing is not None:
+        print(missing, file=sys.stderr)
+        return EXIT_BAD_INPUT
     settings = Settings()
     host, port = args.host or settings.api_host, args.port or settings.api_port
     db = database(args)
@@ -28,6 +36,24 @@ def serve(args: argparse.Namespace, console: Console) -> int:
                   f"{db.describe()}", highlight=False)
     uvicorn.run(create_app(db, settings, launch_runs=not args.no_launch), host=host, port=port, log_level="warning")
     return EXIT_OK
+
+
+def contained_enough(*, unsafe_local: bool) -> str | None:
+    """None when sandboxed children get every protection here (or ``unsafe_local`` accepts less, with a
+    warning), else the one line ``kernelevo serve`` refuses to start with."""
+    import logging
+
+    from kernelevo.containment import probe
+
+    missing = probe().missing()
+    if not missing:
+        return None
+    names = "; ".join(str(p) for p in missing)
+    if unsafe_local:
+        logging.getLogger(__name__).warning("serving with --unsafe-local: sandboxed children run without %s", names)
+        return None
+    return (f"kernelevo serve: uploaded specs and kernels would run without {names}. Fix that (README: Trusting "
+            "the evaluator, Containment), or pass --unsafe-local for a server only you reach")
 
 
 def token(args: argparse.Namespace, console: Console) -> int:

@@ -10,7 +10,11 @@ and then only forks. It runs no candidate, no spec, and never touches CUDA (a pr
 has initialised CUDA cannot give it to a fork). Each child forked from it gets a session
 of its own (so killing it kills what it started), its own scratch folder as its working
 directory (and, when asked, its stdout and stderr there: see
-:meth:`~kernelevo.sandbox.Sandbox.output_tail`), its parent-death signal armed again, and
+:meth:`~kernelevo.sandbox.Sandbox.output_tail`), its parent-death signal armed again, its own
+home and temporary folders and its writes confined to its folders
+(:func:`kernelevo.containment.enter_forked`: the zygote is contained as every sandbox child is,
+its user, network, environment and seccomp filter pass to its children, and it leaves the
+confinement of writes to each of them), and
 then the same request loop as a started child (:func:`kernelevo.sandbox_child.serve`),
 which builds the handler. Nothing passes from one child to the next: each is a copy of the
 zygote, which no untrusted code has touched, and is killed after its candidate as before.
@@ -40,6 +44,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
+from kernelevo import containment
 from kernelevo.sandbox import Sandbox, SandboxFailure
 from kernelevo.sandbox_child import die_with_parent, redirect_output, serve
 
@@ -145,6 +150,7 @@ def _child(sock: socket.socket, other: socket.socket, zygote_conn: Connection, r
         die_with_parent()
         if os.getppid() != zygote:  # the zygote died before the signal was armed
             os._exit(1)
+        containment.enter_forked(request.scratch)  # its own folders, its writes confined to them
         if request.capture_output:  # else it prints where the zygote does
             redirect_output(request.scratch)
         serve(Connection(sock.detach()), setup.handler, setup.arg)
@@ -227,8 +233,13 @@ class ForkedSandbox(Sandbox):
     def start(self) -> None:
         """Fork the child (waiting for the zygote's own start first); SandboxFailure if the zygote cannot."""
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
+        self.plan = self.server.sandbox.plan  # the fork server's user and folders are the child's
         self.started_at = time.perf_counter()
         try:
+            closed = containment.unreachable(self.scratch, self.plan)
+            if closed:
+                raise SandboxFailure("start", closed)
+            containment.give_to(self.scratch, self.plan)
             pid, fd = self.server.fork(self.scratch, capture_output=self.capture_output)
         except SandboxFailure:
             self._remove_scratch()

@@ -48,8 +48,11 @@ def start_server(folder: Path, *extra: str, env: dict[str, str] | None = None) -
     port = _free_port()
     environment = {**os.environ, "KERNELEVO_DATA_DIR": str(folder), "KERNELEVO_RUN_SLOTS": "1", **(env or {})}
     environment.pop("KERNELEVO_DATABASE_URL", None)
+    # --unsafe-local: these tests are not about containment (tests/test_containment.py is), and a machine
+    # whose Python the sandbox user cannot read (one under /root) gives children no user of their own
     process = subprocess.Popen([sys.executable, "-m", "kernelevo.cli", "serve", "--db", str(db_path), "--port",
-                                str(port), *extra], env=environment, cwd=folder, start_new_session=True,
+                                str(port), "--unsafe-local", *extra], env=environment, cwd=folder,
+                               start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "w"))  # noqa: SIM115
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

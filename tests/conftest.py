@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +49,16 @@ def fork_server():
     server = ForkServer(sandbox)
     yield server
     server.kill()
+
+
+@pytest.fixture
+def scratch_dir() -> Iterator[Path]:
+    """A fresh folder for sandboxed children's scratch folders that their user can reach (pytest's
+    tmp_path is closed to all but its owner, and a child run as root switches to the sandbox user)."""
+    folder = Path(tempfile.mkdtemp(prefix="kernelevo-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

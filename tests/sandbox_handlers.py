@@ -71,3 +71,77 @@ class BrokenPreload(Echo):
     @staticmethod
     def preload(arg: Any) -> None:
         raise RuntimeError("cannot preload: " + str(arg))
+
+
+def _outcome(attempt: Any) -> str:
+    """'done' (and what it gave, if anything), or the error that stopped it."""
+    try:
+        value = attempt()
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "done" if value is None else f"done: {value}"
+
+
+class Attacks:
+    """What untrusted code in a sandbox child tries (tests/test_containment.py): each answers what happened."""
+
+    def __init__(self, arg: Any, conn: Any) -> None:
+        pass
+
+    def handle(self, request: Any) -> Any:
+        kind, arg = request
+        return getattr(self, kind)(arg)
+
+    @staticmethod
+    def where(_: Any) -> dict[str, Any]:
+        import tempfile
+
+        return {"uid": os.getuid(), "cwd": os.getcwd(), "home": os.environ.get("HOME"), "tmp": tempfile.gettempdir()}
+
+    @staticmethod
+    def environment(names: list[str]) -> dict[str, str | None]:
+        return {name: os.environ.get(name) for name in names}
+
+    @staticmethod
+    def connect(address: tuple[str, int]) -> str:
+        import socket
+
+        return _outcome(lambda: socket.create_connection(address, timeout=5).sendall(b"a sandboxed child was here"))
+
+    @staticmethod
+    def unix_socket(_: Any) -> str:
+        import socket
+
+        def echo() -> bytes:
+            left, right = socket.socketpair()
+            with left, right:
+                left.sendall(b"ping")
+                return right.recv(4)
+
+        return _outcome(echo)
+
+    @staticmethod
+    def write(path: str) -> str:
+        from pathlib import Path
+
+        return _outcome(lambda: Path(path).write_text("a sandboxed child was here") and None)
+
+    @staticmethod
+    def read(path: str) -> str:
+        from pathlib import Path
+
+        return _outcome(lambda: os.listdir(path) if Path(path).is_dir() else Path(path).read_bytes()[:0])
+
+    @staticmethod
+    def setuid(_: Any) -> str:
+        target = 0 if os.getuid() != 0 else 12345  # root, or as uid 0 without capabilities, anyone else
+        return _outcome(lambda: os.setuid(target))
+
+    @staticmethod
+    def candidate(arg: tuple[str, str]) -> Any:
+        """Execute ``source`` as a candidate whose kernels go to Triton cache ``cache``; what it left in ``ATTACKS``."""
+        from kernelevo.evaluation.candidate_module import exec_candidate
+
+        source, cache = arg
+        os.environ["TRITON_CACHE_DIR"] = cache
+        return exec_candidate(source).ATTACKS

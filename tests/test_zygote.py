@@ -18,13 +18,13 @@ from kernelevo.sandbox import Limits
 from kernelevo.zygote import ForkedSandbox, ForkServer
 
 
-def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(fork_server: ForkServer, tmp_path: Path) -> None:
-    first = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
+def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(fork_server: ForkServer, scratch_dir: Path) -> None:
+    first = ForkedSandbox(fork_server, scratch_root=str(scratch_dir))
     first.start()
     assert first.call(("remember", "left by the first"), {"*": 30}) == ["left by the first"]
     me = first.call(("process", None), {"*": 30})
     first.kill()
-    second = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
+    second = ForkedSandbox(fork_server, scratch_root=str(scratch_dir))
     second.start()
     try:
         assert second.call(("remember", "second"), {"*": 30}) == ["second"]  # nothing of the first one
@@ -35,12 +35,12 @@ def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(fork_server: ForkSer
     assert me["preloaded_by"] == other["preloaded_by"] == fork_server.pid  # the module was preloaded once, there
     for process in (me, other):  # a session of its own (killing it kills what it started), its own folder
         assert process["session"] == process["pid"]
-        assert Path(process["cwd"]).parent == tmp_path
+        assert Path(process["cwd"]).parent == scratch_dir
     assert not Path(me["cwd"]).exists(), "the killed child's scratch folder was left behind"
 
 
-def test_a_forked_child_is_ready_in_well_under_a_second(fork_server: ForkServer, tmp_path: Path) -> None:
-    box = ForkedSandbox(fork_server, scratch_root=str(tmp_path))
+def test_a_forked_child_is_ready_in_well_under_a_second(fork_server: ForkServer, scratch_dir: Path) -> None:
+    box = ForkedSandbox(fork_server, scratch_root=str(scratch_dir))
     start = time.perf_counter()
     box.start()
     box.wait_ready(30)
@@ -49,7 +49,7 @@ def test_a_forked_child_is_ready_in_well_under_a_second(fork_server: ForkServer,
     assert ready_s < 1.0  # a started child imports Python anew: seconds with torch; a fork: milliseconds
 
 
-def test_forked_children_die_with_the_fork_server_and_its_parent(tmp_path: Path) -> None:
+def test_forked_children_die_with_the_fork_server_and_its_parent(scratch_dir: Path) -> None:
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {TESTS!r})
@@ -69,9 +69,9 @@ def test_forked_children_die_with_the_fork_server_and_its_parent(tmp_path: Path)
     assert _gone(child_pid), "a forked child outlived the fork server"
 
 
-def test_a_pool_forks_its_children(tmp_path: Path) -> None:
+def test_a_pool_forks_its_children(scratch_dir: Path) -> None:
     pool = ChildPool("sandbox_handlers:Echo", "pooled", env=ENV, spare=2, limits=Limits(), fork=True,
-                     scratch_root=str(tmp_path))
+                     scratch_root=str(scratch_dir))
     try:
         seen = []
         for _ in range(3):
@@ -84,12 +84,12 @@ def test_a_pool_forks_its_children(tmp_path: Path) -> None:
         assert len({s["pid"] for s in seen}) == 3
     finally:
         pool.close()
-    assert not os.listdir(tmp_path), "scratch folders were left behind"
+    assert not os.listdir(scratch_dir), "scratch folders were left behind"
 
 
-def test_a_pool_whose_fork_server_fails_starts_children_itself(tmp_path: Path) -> None:
+def test_a_pool_whose_fork_server_fails_starts_children_itself(scratch_dir: Path) -> None:
     pool = ChildPool("sandbox_handlers:BrokenPreload", "no config", env=ENV, spare=1, limits=Limits(), fork=True,
-                     scratch_root=str(tmp_path))
+                     scratch_root=str(scratch_dir))
     try:
         box, _ = pool.take()
         assert not isinstance(box, ForkedSandbox) and pool.zygote is None
@@ -99,11 +99,11 @@ def test_a_pool_whose_fork_server_fails_starts_children_itself(tmp_path: Path) -
         pool.close()
 
 
-def test_children_killed_from_many_threads_while_others_are_forked(tmp_path: Path) -> None:
+def test_children_killed_from_many_threads_while_others_are_forked(scratch_dir: Path) -> None:
     """The evaluator's threads kill their precompilers on their own while another thread forks the next:
     the fork server's connection carries one exchange at a time, and every child is reaped with its status."""
     pool = ChildPool("sandbox_handlers:Echo", "threads", env=ENV, spare=2, limits=Limits(), fork=True,
-                     scratch_root=str(tmp_path))
+                     scratch_root=str(scratch_dir))
     take_lock = threading.Lock()  # as the evaluator takes precompilers: one thread at a time
     errors: list[BaseException] = []
     codes: list[int | None] = []

@@ -32,13 +32,15 @@ class ChildPool:
 
     With ``capture_output``, each child's stdout and stderr go to a file in its scratch folder
     (:meth:`~kernelevo.sandbox.Sandbox.output_tail`), not the terminal; the fork server's own do not.
+    ``writable``: the folders children may write besides their own (see :class:`~kernelevo.sandbox.Sandbox`).
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
                  warm_request: Any = None, start_timeout_s: float = 180.0, inherit_env: bool = True,
                  name: str = "candidate", scratch_root: str | None = None, fork: bool = False,
-                 capture_output: bool = False) -> None:
+                 capture_output: bool = False, writable: tuple[str, ...] | None = None) -> None:
         self.handler, self.arg, self.env, self.spare, self.limits = handler, arg, env, spare, limits
+        self.writable = writable
         self.inherit_env, self.name, self.scratch_root = inherit_env, name, scratch_root
         self.capture_output = capture_output
         self.warm_request, self.start_timeout_s = warm_request, start_timeout_s
@@ -54,7 +56,7 @@ class ChildPool:
 
     def _sandbox(self, handler: str, arg: Any, name: str, *, capture_output: bool) -> Sandbox:
         return Sandbox(handler, arg, env=self.env, limits=self.limits, name=name, inherit_env=self.inherit_env,
-                       scratch_root=self.scratch_root, capture_output=capture_output)
+                       scratch_root=self.scratch_root, capture_output=capture_output, writable=self.writable)
 
     def _start_one(self, *, block: bool) -> bool:
         """Start (or fork) one more child; False when ``block`` is off and the fork server is still starting."""

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kernelevo import containment
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
@@ -54,7 +55,6 @@ from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import cuda_present, sandbox_env
-from kernelevo.utils.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +104,12 @@ class Evaluator:
         self._judge_lock = threading.RLock()  # one candidate on the GPU at a time
         self._precompile_lock = threading.Lock()
         self._precompilers: ChildPool | None = None  # Precompiler sandboxes
-        # On a GPU each candidate's kernels go to a Triton cache of its own (compiled ahead or by its child)
+        # On a GPU each candidate's kernels go to a Triton cache of its own (compiled ahead or by its child),
+        # written by the sandboxed precompiler and candidate child (each confined to its own at the candidate's
+        # import: kernelevo.containment.confine_candidate)
         self._caches = Path(tempfile.mkdtemp(prefix="kernelevo-triton-")) if self.gpu else None
+        if self._caches:
+            containment.give_to_sandbox(self._caches)
         self._cache_count = 0
         self.info: JudgeInfo | None = None  # what the judge found at its start
         self.baselines: dict[str, Timing | str] = {}
@@ -126,17 +130,25 @@ class Evaluator:
             if self._judge is not None and self._judge.alive():
                 return
             started = time.perf_counter()
-            if self._caches:
-                self._caches.mkdir(exist_ok=True)
+            if self._caches and not self._caches.exists():  # a judge that failed took it with it
+                self._caches.mkdir()
+                containment.give_to_sandbox(self._caches)
             # Triton's own C helpers, built by each child before any candidate code runs, are kept
-            # across runs (a fresh cache cost every `kernelevo eval` a host compile); each
-            # candidate's kernels still go to a cache of its own.
-            runtime_cache = str(cache_dir() / "triton-runtime") if self.gpu else None
+            # across runs (a fresh cache cost every `kernelevo eval` a host compile), as are load_inline's
+            # builds, in a folder the sandboxed children share; each candidate's kernels still go to a
+            # cache of its own.
+            shared = containment.shared_cache() if self.gpu else None
+            runtime_cache = str(shared / "triton-runtime") if shared else None
+            env = sandbox_env(gpu=self.gpu)
+            if shared:
+                env["KERNELEVO_CACHE_DIR"] = str(shared)
             flops = flops_key(self.spec, self.spec.timing_variant(gpu=self.gpu))
             known_flops = load_flops(flops)
+            # The judge and its children may write their own folders, the shared cache and the candidates' caches
+            writable = tuple(str(p) for p in (shared, self._caches) if p)
             box = Sandbox("kernelevo.evaluation.judge_process:JudgeProcess",
                           JudgeSetup(self.spec, self.options, self.gpu, runtime_cache, known_flops),
-                          env=sandbox_env(gpu=self.gpu), name="judge")
+                          env=env, name="judge", writable=writable)
             box.start()
             if self.precompiling and self._precompilers is None:
                 self._start_precompilers()  # they import torch and the spec while the judge starts
@@ -177,7 +189,8 @@ class Evaluator:
                                            spare=self.options.ahead(),  # one ready for each candidate ahead
                                            limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
                                            start_timeout_s=self.options.start_timeout_s, name="precompile",
-                                           fork=self.options.fork_children, capture_output=True)
+                                           fork=self.options.fork_children, capture_output=True,
+                                           writable=(str(self._caches),) if self._caches else ())
             self._precompilers.fill()
 
     def close(self) -> None:
@@ -317,6 +330,7 @@ class Evaluator:
             self._cache_count += 1
             path = self._caches / f"candidate-{self._cache_count}"
         path.mkdir(parents=True)  # parents: a judge that failed took the caches' folder with it
+        containment.give_to_sandbox(path)
         return str(path)
 
     def _precompile(self, source: str, cache: str | None) -> Precompiled | None:

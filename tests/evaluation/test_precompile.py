@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from kernelevo import containment
 from kernelevo.evaluation import EvalOptions
 from kernelevo.evaluation.evaluator import slots_for
 from kernelevo.evaluation.precompile import NICENESS, GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
@@ -19,10 +20,12 @@ HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0"}
 def precompile(examples_dir: Path, example: str, source: str, cache: Path, threads: int = 1) -> PrecompileReply:
     spec = read_spec(str(examples_dir / example / "spec.py"))
     setup = PrecompileSetup(spec, threads=threads)
-    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", setup, env=HIDDEN_CUDA, name="precompile")
+    cache.mkdir(exist_ok=True)
+    containment.give_to_sandbox(cache)  # as the evaluator hands a precompiler the candidate's cache
+    box = Sandbox("kernelevo.evaluation.precompile:Precompiler", setup, env=HIDDEN_CUDA, name="precompile",
+                  writable=(str(cache),))
     box.start()
     try:
-        cache.mkdir(exist_ok=True)
         reply = box.call(PrecompileRequest(source, spec.correctness_variants(gpu=True), str(cache),
                                            GpuTarget("cuda", 90, 32)), {"*": 120})
     finally:
@@ -142,16 +145,20 @@ def test_precompilers_forked_from_one_server_compile_in_parallel_threads(example
 
     spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
     seed = (examples_dir / "gelu" / "seed.py").read_text()
+    caches = tmp_path / "caches"  # as the evaluator's: handed to the sandbox user, writable by the precompilers
+    caches.mkdir()
+    containment.give_to_sandbox(caches)
     pool = ChildPool("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, threads=1),
                      env=HIDDEN_CUDA, spare=2, limits=Limits(), name="precompile", fork=True,
-                     scratch_root=str(tmp_path))
+                     scratch_root=str(tmp_path), writable=(str(caches),))
     take = threading.Lock()
 
     def one(i: int) -> tuple[bool, PrecompileReply]:
         with take:
             box, _ = pool.take()
-        cache = tmp_path / f"cache-{i}"
+        cache = caches / f"cache-{i}"
         cache.mkdir()
+        containment.give_to_sandbox(cache)
         try:
             # each a different kernel (a different block), so no two share a cache entry
             source = seed.replace("BLOCK_SIZE=1024", f"BLOCK_SIZE={256 << (i % 3)}")
@@ -172,6 +179,6 @@ def test_precompilers_forked_from_one_server_compile_in_parallel_threads(example
     assert all(forked for forked, _ in replies)
     assert all(r.error is None and len(r.kernels) == 2 for _, r in replies)
     for i in range(6):
-        cubins = list((tmp_path / f"cache-{i}").rglob("*.cubin"))
+        cubins = list((caches / f"cache-{i}").rglob("*.cubin"))
         assert len(cubins) == 2 and all('"arch": 90' in c.with_suffix(".json").read_text().replace("'", '"')
                                         for c in cubins)
