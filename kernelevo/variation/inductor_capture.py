@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kernelevo import containment
 from kernelevo.sandbox import Sandbox, SandboxFailure
 from kernelevo.variation.variant_sizes import VariantSizesError, dynamic_dims, state_shapes_of, variant_shapes
 
@@ -326,12 +327,15 @@ class Capturer:
             raise CaptureError(NO_GPU)
         self.timeout_s = timeout_s
         env = sandbox_env(gpu=True)
+        writable: tuple[str, ...] = ()
         if cache_dir is not None:  # captures of one spec side by side share what inductor compiled and tuned
             env["TORCHINDUCTOR_CACHE_DIR"] = cache_dir
+            containment.give_to_sandbox(cache_dir)  # their children write it as the sandbox user
+            writable = (cache_dir,)
         if compile_threads is not None:  # several captures at once share the CPU
             env["TORCHINDUCTOR_COMPILE_THREADS"] = str(compile_threads)
         self._start = functools.partial(Sandbox, "kernelevo.variation.inductor_capture:CaptureHandler",
-                                        (spec, "cuda"), env=env, name="inductor")
+                                        (spec, "cuda"), env=env, name="inductor", writable=writable)
         self.box = self._start()
         self.box.start()
 
