@@ -80,10 +80,15 @@ def _writes(version: int) -> int:
 
 
 def device_paths() -> list[str]:
-    """The device files and folders beneath /dev a child may write (those that exist here)."""
+    """The device files and folders beneath /dev a child may write (those that exist here), and the
+    process's own /proc entries: CUDA writes there as it starts (its threads' names), and fails to
+    find the GPU where it cannot (cudaGetDeviceCount's error 304, seen on an H200 host)."""
     paths = [p for p in (*DEVICE_FILES, *DEVICE_FOLDERS) if os.path.exists(p)]
     with os.scandir("/dev") as entries:
         paths += sorted(e.path for e in entries if e.name.startswith("nvidia") and not e.is_dir())
+    own = os.path.realpath("/proc/self")  # /proc/<pid>: this process's, not another's
+    if own != "/proc/self" and os.path.isdir(own):
+        paths.append(own)
     return paths
 
 
