@@ -114,6 +114,10 @@ class Ready:
 # confines its own (Landlock's layers only narrow: a confined fork server could give its children
 # no folder of their own).
 FORK_SERVERS = frozenset({"kernelevo.zygote:Zygote"})
+# Handlers that start children of their own on the GPU (the judge: candidate children, directly or through a
+# fork server). A child inherits its parent's write rules, and CUDA writes its process's /proc entries as it
+# starts: such a parent may write beneath /proc, and each child narrows that to its own entries.
+GPU_PARENTS = frozenset({"kernelevo.evaluation.judge_process:JudgeProcess", *FORK_SERVERS})
 
 
 @dataclass
@@ -159,7 +163,7 @@ class Sandbox:
         self.scratch = tempfile.mkdtemp(prefix=f"kernelevo-{self.name}-", dir=self.scratch_root)
         env = {**containment.child_environment(self.env, inherit=self.inherit_env), "PYTHONUNBUFFERED": "1"}
         self.plan = containment.plan(self.scratch, self.writable, confine_writes=self.handler not in FORK_SERVERS,
-                                     env=env)
+                                     env=env, starts_children=self.handler in GPU_PARENTS)
         containment.give_to(self.scratch, self.plan)
         self.started_at = time.perf_counter()
         self._proc = subprocess.Popen(

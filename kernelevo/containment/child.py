@@ -136,7 +136,9 @@ def confine_candidate() -> None:
 
 
 def _writable(plan: Plan, scratch: str) -> list[str]:
-    return [scratch, *plan.writable, *_safely_devices()]
+    # a parent of GPU children may write beneath /proc: its children inherit its rules, and CUDA writes each
+    # one's own entries as it starts (each child's own layer keeps it to its own)
+    return [scratch, *plan.writable, *_safely_devices(), *(["/proc"] if plan.starts_children else [])]
 
 
 def _safely_devices() -> list[str]:

@@ -143,7 +143,7 @@ def reachable(path: str, uid: int, gids: Iterable[int], *, bits: int = _R) -> bo
 
 
 def plan(scratch: str, writable: Iterable[str] | None = None, *, confine_writes: bool = True,
-         env: Mapping[str, str] | None = None) -> Plan:
+         env: Mapping[str, str] | None = None, starts_children: bool = False) -> Plan:
     """The containment of a child working in ``scratch`` that may also write beneath ``writable``.
 
     ``writable`` None: what this process may write, when it is itself a contained child (a
@@ -154,19 +154,20 @@ def plan(scratch: str, writable: Iterable[str] | None = None, *, confine_writes:
     if own is not None:  # a contained child starting its own: they share its user and folders
         own_plan, own_user = own
         folders = own_plan.writable if writable is None else tuple(writable)
-        return Plan(user=own_user, writable=folders, confine_writes=confine_writes)
+        return Plan(user=own_user, writable=folders, confine_writes=confine_writes, starts_children=starts_children)
     folders = tuple(writable or ())
     user, why = sandbox_user()
     if user is None:
-        return Plan(user=Protection("user", False, why), writable=folders, confine_writes=confine_writes)
+        return Plan(user=Protection("user", False, why), writable=folders, confine_writes=confine_writes,
+                    starts_children=starts_children)
     python_path = _existing((env or {}).get("PYTHONPATH", ""))
     for path, bits in [(os.path.dirname(scratch), _X), *((f, _W | _X) for f in folders),
                        *((p, _R) for p in python_path)]:
         if not reachable(path, user.uid, user.gids, bits=bits):
             return Plan(user=Protection("user", False, f"uid 0 kept: {user.name} cannot reach {path}"),
-                        writable=folders, confine_writes=confine_writes)
+                        writable=folders, confine_writes=confine_writes, starts_children=starts_children)
     return Plan(uid=user.uid, gid=user.gid, groups=user.groups, user_name=user.name, writable=folders,
-                confine_writes=confine_writes)
+                confine_writes=confine_writes, starts_children=starts_children)
 
 
 def give_to(path: str | Path, plan: Plan) -> None:

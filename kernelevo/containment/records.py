@@ -52,3 +52,4 @@ class Plan:
     user: Protection | None = None  # the user protection when no switch is asked for
     writable: tuple[str, ...] = ()  # folders the child may write beneath, besides its scratch folder
     confine_writes: bool = True  # False: a fork server, whose forked children confine themselves
+    starts_children: bool = False  # True: it starts GPU children, who write their own /proc entries
