@@ -54,11 +54,14 @@ def latest_rows(reports: list[Path]) -> dict[str, dict[str, dict]]:
         if not isinstance(document, dict) or "examples" not in document:  # e.g. a --steady-from list
             print(f"{path.name}: not a search_examples.py report, left out", file=sys.stderr)
             continue
+        # a search that judged no kernel on the GPU records no hardware: it ran where the report's others did
+        known = [r["hardware"] for r in document["examples"] if r.get("hardware")]
+        fallback = max(set(known), key=known.count) if known else "unknown"
         for row in document["examples"]:
             if row["example"] not in SUITE:  # an example's search, not the suite's
                 continue
             kept = {**row, "report": path.name, "date": document.get("date")}
-            rows.setdefault(row["hardware"], {})[row["example"]] = kept
+            rows.setdefault(row.get("hardware") or fallback, {})[row["example"]] = kept
     return rows
 
 
