@@ -33,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import kernelevo
+from kernelevo.api.cache import ResponseCache
 from kernelevo.api.launcher import RunLauncher
 from kernelevo.api.routes import candidates, meta, prompts, runs, specs
 from kernelevo.api.schemas import Problem
@@ -74,6 +75,7 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
                               "archives. Mutating routes need `Authorization: Bearer <token>` "
                               "(`kernelevo token create NAME`).")
     app.state.db, app.state.settings, app.state.launcher = db, settings, launcher
+    app.state.archives = ResponseCache()  # encoded archives by run and version (kernelevo.api.cache)
     app.state.gpus = visible_gpus()  # what runs started here can use (a Ray cluster's nodes decide for themselves)
     for router in (specs.router, runs.router, candidates.router, candidates.by_number, prompts.router, meta.router):
         app.include_router(router)

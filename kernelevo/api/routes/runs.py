@@ -10,11 +10,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from kernelevo.api.cache import ResponseCache, etag
 from kernelevo.api.deps import MAX_ID, After, DatabaseDep, IdPath, OptionalId, ReadDep, SessionDep, WriterDep
 from kernelevo.api.schemas import (
     ArchivePublic,
@@ -60,6 +61,16 @@ def _config(data: dict[str, object]) -> RunConfigBody:
     except (KeyError, ValueError) as exc:
         raise HTTPException(422, f"run config: descriptors: {exc}") from None
     return config
+
+
+def _merged(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``current`` with ``changes``: each key given replaces the run's, but for the evaluator's settings,
+    changed one by one (``{"evaluation": {"device": "cpu"}}`` keeps the run's other evaluation settings). A
+    budget given is the new budget, whole."""
+    merged = {**current, **changes}
+    if isinstance(current.get("evaluation"), dict) and isinstance(changes.get("evaluation"), dict):
+        merged["evaluation"] = {**current["evaluation"], **changes["evaluation"]}
+    return merged
 
 
 def _runnable_here(request: Request, config: RunConfigBody, spec: SpecRow) -> None:
@@ -142,7 +153,7 @@ def resume_run(run_id: IdPath, request: Request, session: SessionDep, _: WriterD
     status = status_of(row)
     if status not in ENDED:
         raise HTTPException(409, f"run {run_id} is {status.value}: only a run that ended can be resumed")
-    config = _config({**row.config, **(body.config if body is not None else {})})
+    config = _config(_merged(row.config, body.config if body is not None else {}))
     _runnable_here(request, config, get_spec(session, row.spec_id))
     row.config = config.model_dump(mode="json")
     row.status, row.stop_requested, row.stop_reason = RunStatus.QUEUED.value, False, None
@@ -164,11 +175,23 @@ HARDWARE = Query(None, max_length=100, description="one hardware type the run wa
 
 
 @router.get("/{run_id}/archive", response_model=ArchivePublic, dependencies=[ReadDep],
-            responses={**NOT_FOUND, 422: {"model": Problem}})
-def read_archive(run_id: IdPath, db: DatabaseDep, hardware: str | None = HARDWARE) -> ArchivePublic:
-    """The MAP-Elites archive per hardware type: the descriptors' axes and every elite with its cell."""
+            responses={**NOT_FOUND, 422: {"model": Problem},
+                       304: {"description": "unchanged since the ETag sent in If-None-Match"}})
+def read_archive(run_id: IdPath, request: Request, db: DatabaseDep, hardware: str | None = HARDWARE) -> Response:
+    """The MAP-Elites archive per hardware type: the descriptors' axes and every elite with its cell.
+
+    With an ``ETag``: sent back in ``If-None-Match``, an archive that has not changed since is a 304."""
     with db.session() as session:
-        return archive_of(session, run_id, hardware)
+        row = get_run(session, run_id)
+        _known_hardware(session, run_id, hardware)
+        key = (run_id, hardware, row.config.get("descriptors", "levels"), queries.archive_version(session, run_id))
+        tag = etag(key)
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        cache: ResponseCache = request.app.state.archives
+        body = cache.get(key, lambda: archive_of(session, run_id, hardware).model_dump_json().encode())
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def archive_of(session: Session, run_id: int, hardware: str | None) -> ArchivePublic:
@@ -197,13 +220,13 @@ def read_best(run_id: IdPath, db: DatabaseDep, hardware: str | None = HARDWARE) 
     with db.session() as session:
         get_run(session, run_id)
         _known_hardware(session, run_id, hardware)
-        best: dict[str, BestPublic] = {}
-        for elite in queries.archive(session, run_id, hardware):  # fastest first
-            if elite.hardware not in best:
-                best[elite.hardware] = BestPublic(
-                    hardware=elite.hardware, interpreted=elite.interpreted, elite=elite,
-                    module_url=f"/api/candidates/{elite.candidate_id}/module?hardware={quote(elite.hardware)}")
-        return [best[h] for h in sorted(best)]
+        found = []
+        for hw in [hardware] if hardware is not None else queries.elite_hardware(session, run_id):
+            for elite in queries.archive(session, run_id, hw, limit=1):  # the fastest over every island
+                found.append(BestPublic(
+                    hardware=hw, interpreted=elite.interpreted, elite=elite,
+                    module_url=f"/api/candidates/{elite.candidate_id}/module?hardware={quote(hw)}"))
+        return found
 
 
 @router.get("/{run_id}/progress", response_model=list[EventPublic], dependencies=[ReadDep], responses=NOT_FOUND)
