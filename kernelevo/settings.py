@@ -22,7 +22,18 @@ def data_dir() -> Path:
     return Path(base) / "kernelevo"
 
 
-class Settings(BaseSettings):
+class PoolSettings(BaseSettings):
+    """SQLAlchemy's connection pool, per process (every process that opens the database reads these alone, so
+    a bad value elsewhere in the environment never keeps a database from opening)."""
+
+    model_config = SettingsConfigDict(env_prefix="KERNELEVO_", extra="ignore")
+
+    db_pool_size: int = Field(default=20, ge=1)  # connections kept open
+    db_max_overflow: int = Field(default=30, ge=0)  # extra ones under load, closed when returned
+    db_pool_timeout_s: float = Field(default=30.0, gt=0)  # seconds to wait for one before an error
+
+
+class Settings(PoolSettings):
     model_config = SettingsConfigDict(env_prefix="KERNELEVO_", extra="ignore")
 
     # SQLAlchemy URL; None: a SQLite file in the data directory. PostgreSQL for a cluster:
@@ -39,10 +50,6 @@ class Settings(BaseSettings):
     # threads that run the routes' database work (the event loop never waits on the database); at most
     # db_pool_size + db_max_overflow, so no thread ever waits for a connection
     api_threads: int = Field(default=40, ge=1, le=1000)
-    # SQLAlchemy's pool, per process: connections kept open, extra ones under load, seconds to wait for one
-    db_pool_size: int = Field(default=20, ge=1)
-    db_max_overflow: int = Field(default=30, ge=0)
-    db_pool_timeout_s: float = Field(default=30.0, gt=0)
     # where runs started through the API go: a local child process per run, or a Ray job when set
     ray_address: str | None = None
     run_slots: int | None = Field(default=None, ge=1)  # runs at once (default: one per GPU, 1 without)
