@@ -61,6 +61,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user and system) the process has used so far (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def writer(url: str, run_id: int, first: int, rate: float, seconds: float, out: Any, elite_every: int = 1) -> None:
     """A run that goes on: candidates and evaluations at ``rate`` per second, each write timed (ms); every
     ``elite_every``-th evaluation takes a cell of the archive (1: each does, so the archive a client reads
@@ -156,7 +162,9 @@ def run_one(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
             target=writer, args=(url, run_id, args.history, args.writes_per_s, args.seconds, results,
                                  args.elite_every))
         write.start()
+        cpu_before = _cpu_s(server.pid)
         read = asyncio.run(clients(base, run_id, args.clients, args.seconds, args.interval, args.timeout))
+        server_cpu_s = _cpu_s(server.pid) - cpu_before
         writes = results.get(timeout=120)
         write.join()
     finally:
@@ -179,6 +187,9 @@ def run_one(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     row["all"] = {"requests": len(everything), "per_s": len(everything) / args.seconds,
                   "p50_ms": percentile(everything, 0.5), "p95_ms": percentile(everything, 0.95),
                   "p99_ms": percentile(everything, 0.99), "max_ms": max(everything) if everything else None}
+    # the server's own CPU time per request: what the load costs, whatever else the machine runs
+    row["server_cpu_s"] = server_cpu_s
+    row["server_cpu_ms_per_request"] = server_cpu_s * 1e3 / max(1, len(everything))
     row["met"] = row["errors"] == 0 and row["all"]["p99_ms"] < args.target_p99_ms
     row["writer"] = {"writes": len(writes), "median_ms": percentile(writes, 0.5), "max_ms": max(writes),
                      "over_100ms": sum(w > 100 for w in writes)}
@@ -217,7 +228,8 @@ def main() -> None:
                   f"({row['all']['per_s']:.0f}/s), {row['errors']} errors {row['error_kinds'] or ''}; {routes}; "
                   f"all p99 {row['all']['p99_ms']:.1f} ms; writer {write['writes']} writes, median "
                   f"{write['median_ms']:.1f} ms, max {write['max_ms']:.1f}, {write['over_100ms']} over 100 ms; "
-                  f"server log errors: {len(row['server_log_errors'])}; target met: {row['met']}")
+                  f"server log errors: {len(row['server_log_errors'])}; server CPU "
+                  f"{row['server_cpu_ms_per_request']:.2f} ms a request; target met: {row['met']}")
     if args.out:
         Path(args.out).write_text(json.dumps({
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "machine": platform.node(),
