@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any
 
 import pytest
 from api_server import Server
