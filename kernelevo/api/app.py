@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 DOCS_ASSETS = Path(fastapi_offline.__file__).parent / "static"  # swagger-ui-bundle.js, swagger-ui.css, redoc
 MUTATING = ("post", "put", "patch", "delete")
+OPEN = ("/api/health",)  # answers without a token even where reads need one (a load balancer's check)
 
 
 def create_app(db: Database, settings: Settings | None = None, *, launch_runs: bool = True) -> FastAPI:
@@ -127,7 +128,7 @@ def _openapi(app: FastAPI, settings: Settings) -> dict[str, Any]:
     components = schema.setdefault("components", {})
     components.setdefault("schemas", {})["Problem"] = Problem.model_json_schema()
     problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-    for operations in schema["paths"].values():
+    for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             if "422" in responses:
@@ -135,7 +136,7 @@ def _openapi(app: FastAPI, settings: Settings) -> dict[str, Any]:
                                                    "detail says where and why", "content": problem}
             if "requestBody" in operation:
                 responses["400"] = {"description": "the body is not JSON", "content": problem}
-            if method not in MUTATING and not settings.api_reads_open:
+            if method not in MUTATING and not settings.api_reads_open and path not in OPEN:
                 operation["security"] = [{"HTTPBearer": []}]
                 responses.setdefault("401", {"description": "no valid bearer token", "content": problem})
     for unused in ("HTTPValidationError", "ValidationError"):

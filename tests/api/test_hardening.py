@@ -251,3 +251,18 @@ def test_a_hundred_pollers_while_a_run_writes(quiet_server: Server, db: Database
     assert len(took) >= 400 and max(took) < 10, (len(took), max(took))
     log = (quiet_server.data_dir / "server.log").read_text()
     assert "QueuePool" not in log and "Traceback" not in log
+
+
+def test_closed_reads_need_a_token_and_say_so(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from api_server import start_server
+
+    for server in start_server(tmp_path_factory.mktemp("closed"), "--no-launch",
+                               env={"KERNELEVO_API_READS_OPEN": "false"}):
+        assert httpx.get(f"{server.url}/api/runs").status_code == 401
+        assert httpx.get(f"{server.url}/api/runs", headers={"Authorization": "Bearer kev_wrong"}).status_code == 401
+        with server.client() as client:
+            assert client.get("/api/runs").status_code == 200
+            document = client.get("/openapi.json").json()
+        assert all(bool(operation.get("security")) == (path != "/api/health")
+                   for path, operations in document["paths"].items() for operation in operations.values())
+        assert httpx.get(f"{server.url}/api/health").status_code == 200
