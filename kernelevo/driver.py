@@ -31,6 +31,7 @@ from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
 from kernelevo.search.state import SearchState, replay
 from kernelevo.spec import Spec
+from kernelevo.spec.names import path_under
 from kernelevo.storage.database import Database, utcnow
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import (
@@ -143,7 +144,8 @@ async def run_search(
         spec_row = get_spec(session, run.spec_id)
         spec, seeds = spec_of(spec_row), seeds_of(spec_row)
         config = RunConfig.model_validate(run.config)
-        previous_s, out = run.elapsed_s, Path(run.out_dir or f"runs/{spec.name}-{run_id}")
+        # the spec's name as one path component, whatever an old row holds (kernelevo.spec.names)
+        previous_s, out = run.elapsed_s, Path(run.out_dir or path_under("runs", f"{spec.name}-{run_id}"))
         run.status, run.stop_requested, run.stop_reason, run.finished_at = RunStatus.RUNNING.value, False, None, None
         run.started_at = run.started_at or utcnow()
         run.driver, run.out_dir = f"pid {os.getpid()}", str(out)

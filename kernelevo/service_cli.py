@@ -31,6 +31,7 @@ def serve(args: argparse.Namespace, console: Console) -> int:
         return EXIT_BAD_INPUT
     settings = Settings()
     host, port = args.host or settings.api_host, args.port or settings.api_port
+    settings = settings.model_copy(update={"api_host": host})  # the Host allow-list includes the bound address
     db = database(args)
     console.print(f"kernelevo API on http://{host}:{port} (OpenAPI: http://{host}:{port}/docs), database "
                   f"{db.describe()}", highlight=False)

@@ -22,7 +22,18 @@ def data_dir() -> Path:
     return Path(base) / "kernelevo"
 
 
-class Settings(BaseSettings):
+class PoolSettings(BaseSettings):
+    """SQLAlchemy's connection pool, per process (every process that opens the database reads these alone, so
+    a bad value elsewhere in the environment never keeps a database from opening)."""
+
+    model_config = SettingsConfigDict(env_prefix="KERNELEVO_", extra="ignore")
+
+    db_pool_size: int = Field(default=20, ge=1)  # connections kept open
+    db_max_overflow: int = Field(default=30, ge=0)  # extra ones under load, closed when returned
+    db_pool_timeout_s: float = Field(default=30.0, gt=0)  # seconds to wait for one before an error
+
+
+class Settings(PoolSettings):
     model_config = SettingsConfigDict(env_prefix="KERNELEVO_", extra="ignore")
 
     # SQLAlchemy URL; None: a SQLite file in the data directory. PostgreSQL for a cluster:
@@ -33,6 +44,12 @@ class Settings(BaseSettings):
     api_reads_open: bool = True  # GET without a token; every mutating route always needs one
     api_cors_origins: list[str] = Field(default_factory=list)  # none: CORS off
     api_max_spec_bytes: int = Field(default=1 << 20, gt=0)
+    # Host headers the API answers (besides 127.0.0.1, localhost, ::1 and the --host it binds): a page on
+    # another site that rebinds its DNS name to this machine is refused. "*" turns the check off.
+    api_allowed_hosts: list[str] = Field(default_factory=list)
+    # threads that run the routes' database work (the event loop never waits on the database); at most
+    # db_pool_size + db_max_overflow, so no thread ever waits for a connection
+    api_threads: int = Field(default=40, ge=1, le=1000)
     # where runs started through the API go: a local child process per run, or a Ray job when set
     ray_address: str | None = None
     run_slots: int | None = Field(default=None, ge=1)  # runs at once (default: one per GPU, 1 without)

@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 
 from kernelevo.records.run import RunStatus
@@ -55,7 +56,7 @@ class RunLauncher:
     async def run(self) -> None:
         while True:
             try:
-                self.tick()
+                await run_in_threadpool(self.tick)  # it reads the database: never on the event loop
             except Exception:  # the next tick tries again; the API keeps serving
                 log.exception("the run launcher's tick failed")
             await asyncio.sleep(self.poll_s)

@@ -3,13 +3,79 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
+from kernelevo.evaluation.options import EvalOptions
 from kernelevo.records.candidate import Usage
 from kernelevo.records.run import RunInfo
+from kernelevo.search.config import RunConfig
+from kernelevo.spec.names import NAME_PATTERN, NAME_RULE, is_name
+from kernelevo.storage.database import as_utc
 from kernelevo.storage.queries import ArchiveElite, StoredEvaluation
+
+# Every time the API sends is UTC with its offset (SQLite gives stored times back naive).
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
+
+
+def _storable(text: str) -> str:
+    """Text every database stores: UTF-8 (no lone surrogate, which JSON can carry) without NUL (PostgreSQL's
+    text and jsonb refuse it)."""
+    if "\x00" in text:
+        raise ValueError("text cannot contain NUL characters")
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (a lone surrogate is not)") from None
+    return text
+
+
+def _storable_values(value: Any) -> None:
+    if isinstance(value, str):
+        _storable(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _storable_values(key)
+            _storable_values(item)
+    elif isinstance(value, list):
+        for item in value:
+            _storable_values(item)
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+
+
+def _name(text: str) -> str:
+    if not is_name(text):
+        raise ValueError(NAME_RULE)
+    return text
+
+
+SpecName = Annotated[str, AfterValidator(_name), Field(json_schema_extra={"pattern": NAME_PATTERN}, max_length=64,
+                                                       description=NAME_RULE)]
+DEVICE_PATTERN = r"^(auto|cpu|cuda(:[0-9]{1,3})?)$"
+Device = Annotated[str, Field(pattern=DEVICE_PATTERN, description="where kernels are judged: 'auto' (a GPU if this "
+                                                                  "server's runs have one, else the CPU), 'cpu' "
+                                                                  "(Triton's interpreter), 'cuda' or 'cuda:N'")]
+
+
+class EvalOptionsBody(EvalOptions):
+    """The evaluator's settings, as the API takes them: the device is one of the known ones."""
+
+    device: Device = "auto"
+
+
+class RunConfigBody(RunConfig):
+    """A run's settings (``kernelevo run``'s, as JSON): every field has its default."""
+
+    evaluation: EvalOptionsBody = Field(default_factory=EvalOptionsBody)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable_strings(cls, data: Any) -> Any:
+        _storable_values(data)
+        return data
 
 
 class Problem(BaseModel):
@@ -19,9 +85,9 @@ class Problem(BaseModel):
 
 
 class SpecCreate(BaseModel):
-    source: str = Field(description="the spec's Python source (KernelBench format)")
-    name: str | None = Field(default=None, max_length=200, description="default: from the source's hash")
-    seeds: dict[str, str] = Field(default_factory=dict, description="seed files the spec's KERNELEVO names, by name")
+    source: Text = Field(description="the spec's Python source (KernelBench format)")
+    name: SpecName | None = Field(default=None, description=f"default: from the source's hash; {NAME_RULE}")
+    seeds: dict[Text, Text] = Field(default_factory=dict, description="seed files the spec's KERNELEVO names, by name")
 
 
 class SpecPublic(BaseModel):
@@ -31,7 +97,7 @@ class SpecPublic(BaseModel):
     settings: dict[str, Any]
     seeds: list[str]  # their names
     report: dict[str, Any] | None
-    created_at: datetime
+    created_at: UtcDatetime
 
 
 class SpecDetail(SpecPublic):
@@ -40,12 +106,14 @@ class SpecDetail(SpecPublic):
 
 class RunCreate(BaseModel):
     spec_id: int = Field(ge=1, le=2**63 - 1)
-    config: dict[str, Any] = Field(default_factory=dict,
-                                   description="RunConfig fields: budget, llm (or models), workers, ...")
+    config: RunConfigBody = Field(default_factory=RunConfigBody,
+                                  description="the run's settings: budget, models, workers, evaluation.device, ...")
 
 
 class RunResume(BaseModel):
-    config: dict[str, Any] = Field(default_factory=dict, description="settings to change, e.g. a larger budget")
+    config: dict[str, Any] = Field(default_factory=dict,
+                                   description="settings to change (fields of RunCreate's config), e.g. a larger "
+                                               "budget or another evaluation.device")
 
 
 class DescriptorInfo(BaseModel):
@@ -69,6 +137,15 @@ class ArchivePublic(BaseModel):
     run_id: int
     objective: str = "natural log of the speedup over PyTorch eager"
     hardware: list[HardwareArchive]
+
+
+class BestPublic(BaseModel):
+    """A run's best kernel on one hardware type: its archive entry and where to download it."""
+
+    hardware: str
+    interpreted: bool  # a CPU run: its timings are not GPU speeds
+    elite: ArchiveElite
+    module_url: str  # the drop-in module
 
 
 class EventPublic(BaseModel):
@@ -146,8 +223,8 @@ class CandidatePublic(BaseModel):
 class TokenInfo(BaseModel):
     id: int
     name: str
-    created_at: datetime
-    revoked_at: datetime | None
+    created_at: UtcDatetime
+    revoked_at: UtcDatetime | None
 
 
 class Health(BaseModel):

@@ -1,10 +1,10 @@
 """Elites leaving the system: a drop-in module for the best kernel, and the archive as JSON.
 
 Read from the database (what the search stored), for each hardware type of a run, under
-``<directory>/<hardware>/<spec>/``:
+``<directory>/<hardware>/<spec>/`` (both made valid names: :func:`kernelevo.spec.names.path_under`):
 
-- ``best.py``: the best elite, self-contained, behind a header with the spec's hash, the
-  hardware, the measured times and speedups, and the tool versions;
+- ``best.py``: the best elite, self-contained, behind a header of comments (one JSON value a
+  line) with the spec's hash, the hardware, the measured times and speedups, and the tool versions;
 - ``archive.json``: every elite (cell, descriptors, objective, timings, source, lineage).
 """
 
@@ -18,40 +18,68 @@ from typing import Any
 import kernelevo
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.result import EvalResult
+from kernelevo.spec.names import path_under, slugify
 from kernelevo.storage.database import Database
 from kernelevo.storage.queries import ArchiveElite, archive, evaluations_of, get_candidate, lineage
 from kernelevo.storage.runs import get_run, get_spec, spec_of
 from kernelevo.storage.tables import CandidateRow
 
+HEADER_FIRST = "# -*- coding: utf-8 -*-"
 
-def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware: str, made_at: float) -> str:
+
+def _line(key: str, value: Any) -> str:
+    """``# key: <value as JSON>``: one line whatever the value holds. JSON escapes quotes, backslashes,
+    every control character and (ensure_ascii) every non-ASCII one, U+2028 included, so no value can end
+    the comment, start a statement or change how Python decodes the file."""
+    return f"# {key}: {json.dumps(value, ensure_ascii=True, default=str)}"
+
+
+def header(spec_name: str, spec_sha256: str, result: EvalResult | None, hardware: str, made_at: float,
+           candidate: dict[str, Any] | None = None) -> str:
     """The provenance header of an exported kernel: spec, hardware, when it was made, timings, versions.
+
+    Comments only, each value JSON on its own line (:func:`_line`): the header is data, never code,
+    whatever a spec's name, a hardware type or a model's name holds. The first line declares the
+    encoding, so no value on line two can (PEP 263 reads a ``coding:`` comment on the first two lines).
     Nothing in it depends on when it is exported: the same kernel downloads as the same bytes."""
     lines = [
-        f"kernelevo {kernelevo.__version__}: best kernel for spec {spec_name!r}",
-        f"spec sha256: {spec_sha256}",
-        f"hardware: {hardware}",
-        f"made: {dt.datetime.fromtimestamp(made_at, dt.UTC).isoformat(timespec='seconds')}",
+        HEADER_FIRST,
+        f"# kernelevo {kernelevo.__version__}: the best kernel of a search, as a drop-in module; "
+        "provenance below, one JSON value a line",
+        _line("spec", spec_name),
+        _line("spec sha256", spec_sha256),
+        _line("hardware", hardware),
+        _line("made", dt.datetime.fromtimestamp(made_at, dt.UTC).isoformat(timespec="seconds")),
     ]
+    if candidate:
+        lines.append(_line("candidate", candidate))
     if result is not None:
         env = result.environment
         if env is not None:
-            lines.append(f"measured on: {env.device_name} ({env.hostname}); torch {env.torch}, triton {env.triton}, "
-                         f"python {env.python}" + (f", CUDA {env.cuda}" if env.cuda else ""))
+            lines.append(_line("measured on", {"device": env.device_name, "host": env.hostname, "torch": env.torch,
+                                               "triton": env.triton, "python": env.python, "cuda": env.cuda}))
         if result.interpreted:
-            lines.append("timings: Triton's CPU interpreter (correctness only; not a GPU speed)")
+            lines.append(_line("timings", "Triton's CPU interpreter (correctness only; not a GPU speed)"))
         elif result.kernel is not None:
             parts = [f"median {result.kernel.median_ms:.4f} ms (IQR {result.kernel.iqr_ms:.4f})",
                      *result.speed_parts()]
-            lines.append("timings: " + ", ".join(parts))
-        lines.append(f"variants checked: {', '.join(result.variants_checked)}")
-    return '"""' + "\n".join(lines) + '\n"""\n'
+            lines.append(_line("timings", ", ".join(parts)))
+        lines.append(_line("variants checked", list(result.variants_checked)))
+    return "\n".join(lines) + "\n\n"
 
 
 def drop_in_module(candidate: CandidateRow, result: EvalResult | None, *, spec_name: str, spec_sha256: str,
                    hardware: str) -> str:
-    """The candidate as a self-contained module behind its provenance header."""
-    return header(spec_name, spec_sha256, result, hardware, candidate.created_at) + _strip_docstring(candidate.source)
+    """The candidate as a self-contained module behind its provenance header (comments only)."""
+    made_by = {"run": candidate.run_id, "number": candidate.number, "operator": candidate.operator,
+               "model": candidate.model}
+    return header(spec_name, spec_sha256, result, hardware, candidate.created_at, made_by) + \
+        _strip_docstring(candidate.source)
+
+
+def module_filename(spec_name: str, run_id: int, number: int) -> str:
+    """The download's file name: a valid name whatever the stored spec name holds (rows from before the rule)."""
+    return f"{slugify(spec_name)}-run{run_id}-candidate{number}.py"
 
 
 def export_run(db: Database, run_id: int, directory: Path) -> list[Path]:
@@ -69,7 +97,7 @@ def export_run(db: Database, run_id: int, directory: Path) -> list[Path]:
             best = get_candidate(session, top.candidate_id)
             assert best is not None
             result = next((e.result for e in evaluations_of(session, best.id) if e.hardware == hardware), None)
-            target = Path(directory) / hardware / spec.name
+            target = path_under(directory, hardware, spec.name)  # names, never paths: no '..', no '/'
             target.mkdir(parents=True, exist_ok=True)
             (target / "best.py").write_text(drop_in_module(best, result, spec_name=spec.name,
                                                            spec_sha256=spec.sha256, hardware=hardware))

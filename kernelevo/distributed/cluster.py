@@ -30,8 +30,12 @@ class ClusterInfo:
     address: str  # "local" or the cluster's address
     gpus: int
     accelerators: dict[str, int]  # accelerator type -> GPUs of that type (Ray's accelerator_type resources)
+    cpu_only: bool = False  # a local instance on a machine without a GPU: its "GPUs" are logical slots
 
     def describe(self) -> str:
+        if self.cpu_only:  # never "1 GPU(s)" on a machine with none
+            return (f"Ray at {self.address}: no GPU on this machine; {self.gpus} evaluation slot(s) on the CPU "
+                    "(Triton's interpreter)")
         kinds = ", ".join(f"{n} x {k}" for k, n in sorted(self.accelerators.items())) or "no labelled accelerator"
         return f"Ray at {self.address}: {self.gpus} GPU(s) ({kinds})"
 
@@ -45,17 +49,19 @@ def connect(*, local_gpus: int | None = None) -> ClusterInfo:
     import ray
 
     address = os.environ.get("RAY_ADDRESS")
+    real_gpus = None if address else _visible_gpus()
     if not ray.is_initialized():
         if address:
             ray.init(address=address, log_to_driver=True)
         else:
-            ray.init(**local_options(local_gpus if local_gpus is not None else _visible_gpus() or 1))
+            ray.init(**local_options(local_gpus if local_gpus is not None else real_gpus or 1))
     resources = ray.cluster_resources()
     accelerators = {}
     for key, value in resources.items():
         if key.startswith(ACCELERATOR_PREFIX):
             accelerators[key.removeprefix(ACCELERATOR_PREFIX)] = int(value)
-    info = ClusterInfo(address=address or "local", gpus=int(resources.get("GPU", 0)), accelerators=accelerators)
+    info = ClusterInfo(address=address or "local", gpus=int(resources.get("GPU", 0)), accelerators=accelerators,
+                       cpu_only=real_gpus == 0)
     log.info(info.describe())
     return info
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kernelevo.spec.errors import SpecError
+from kernelevo.spec.names import check_name, stem_name
 from kernelevo.spec.settings import DEFAULT_VARIANT, SMALL_VARIANT, SpecSettings, parse_settings
 
 
@@ -61,7 +62,10 @@ class Spec:
 
 
 def read_spec(spec: str | Path, *, name: str | None = None) -> Spec:
-    """A :class:`Spec` from a file path or from source text; reads settings, runs nothing."""
+    """A :class:`Spec` from a file path or from source text; reads settings, runs nothing.
+
+    ``name`` must follow :data:`kernelevo.spec.names.NAME_RULE` (it becomes a file name); without
+    it the name comes from the file (made valid) or from the source's hash."""
     path: Path | None = None
     if "\n" not in str(spec) and Path(spec).is_dir():
         raise SpecError(f"spec {str(spec)!r} is a directory: give the spec's Python file (for a directory of "
@@ -71,12 +75,14 @@ def read_spec(spec: str | Path, *, name: str | None = None) -> Spec:
         if not path.is_file():
             raise SpecError(f"spec file {str(path)!r} not found")
         source = path.read_text()
-        default_name = path.stem if path.stem != "spec" else path.parent.name
+        # a file's stem (spec.py: its folder's) made a valid name: 1_Square_matrix_multiplication_.py keeps its name
+        default_name = stem_name(path.stem if path.stem != "spec" else path.resolve().parent.name)
     else:
         source = str(spec)
         default_name = "spec-" + hashlib.sha256(source.encode()).hexdigest()[:8]
     settings = parse_settings(source, filename=str(path) if path else "<spec>")
-    return Spec(name=name or default_name, source=source, settings=settings, path=path.resolve() if path else None)
+    return Spec(name=check_name(name) if name else default_name, source=source, settings=settings,
+                path=path.resolve() if path else None)
 
 
 __all__ = ["DEFAULT_VARIANT", "SMALL_VARIANT", "Spec", "read_spec"]

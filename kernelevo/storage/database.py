@@ -18,6 +18,8 @@ from typing import Any, overload
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from kernelevo.settings import PoolSettings
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -46,10 +48,15 @@ def as_utc(moment: datetime | None) -> datetime | None:
 class Database:
     """An engine and its sessions. ``with db.session() as s:`` commits on success, rolls back on error."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, settings: PoolSettings | None = None) -> None:
         self.url = url
         self.sqlite = url.startswith("sqlite")
+        settings = settings or PoolSettings()
         options: dict[str, Any] = {"pool_pre_ping": True}
+        memory = self.sqlite and (url in ("sqlite://", "sqlite:///") or ":memory:" in url or "mode=memory" in url)
+        if not memory:  # an in-memory SQLite database has one connection, and no pool to size
+            options.update(pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow,
+                           pool_timeout=settings.db_pool_timeout_s)
         if self.sqlite:
             path = url.removeprefix("sqlite:///")
             if path and path != ":memory:":
@@ -109,8 +116,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def open_database(url: str) -> Database:
-    """A migrated database at ``url``."""
-    db = Database(url)
+def open_database(url: str, settings: PoolSettings | None = None) -> Database:
+    """A migrated database at ``url``; its pool sized by ``settings`` (default: the environment's)."""
+    db = Database(url, settings)
     db.migrate()
     return db

@@ -91,8 +91,10 @@ def lineage(session: Session, row: CandidateRow, limit: int = 200) -> list[Candi
     return chain
 
 
-def archive(session: Session, run_id: int, hardware: str | None = None) -> list[ArchiveElite]:
-    """The run's elites (every island), fastest first, with the evaluation that put each there (one query)."""
+def archive(session: Session, run_id: int, hardware: str | None = None, *,
+            limit: int | None = None) -> list[ArchiveElite]:
+    """The run's elites (every island), fastest first, with the evaluation that put each there (one query);
+    the first ``limit`` only, if given."""
     query = (select(EliteRow, CandidateRow.operator, EvaluationRow.speedup_eager, EvaluationRow.speedup_compile,
                     EvaluationRow.roofline, EvaluationRow.kernel_ms, EvaluationRow.interpreted)
              .join(CandidateRow, CandidateRow.id == EliteRow.candidate_id)
@@ -101,12 +103,29 @@ def archive(session: Session, run_id: int, hardware: str | None = None) -> list[
              .where(EliteRow.run_id == run_id).order_by(EliteRow.objective.desc()))
     if hardware is not None:
         query = query.where(EliteRow.hardware == hardware)
+    if limit is not None:
+        query = query.limit(limit)
     return [ArchiveElite(hardware=elite.hardware, island=elite.island, cell=elite.cell,
                          candidate_id=elite.candidate_id, candidate_number=elite.candidate_number,
                          objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr,
                          operator=operator, speedup_eager=eager, speedup_compile=compiled, roofline=roofline,
                          kernel_ms=kernel_ms, interpreted=bool(interpreted))
             for elite, operator, eager, compiled, roofline, kernel_ms, interpreted in session.execute(query)]
+
+
+def archive_version(session: Session, run_id: int) -> tuple[int, int, float]:
+    """What changes whenever the run's archive does: its elites' count, and the sums of their candidates'
+    ids and of their objectives (one pass over the run's elites, by their primary key). An entry taken
+    by a new candidate changes both sums; an entry that keeps its candidate keeps its row."""
+    count, ids, objectives = session.execute(
+        select(func.count(), func.coalesce(func.sum(EliteRow.candidate_id), 0),
+               func.coalesce(func.sum(EliteRow.objective), 0.0)).where(EliteRow.run_id == run_id)).one()
+    return int(count), int(ids), float(objectives)
+
+
+def elite_hardware(session: Session, run_id: int) -> list[str]:
+    """The hardware types the run has elites on."""
+    return sorted(session.scalars(select(EliteRow.hardware).where(EliteRow.run_id == run_id).distinct()))
 
 
 def hardware_of(session: Session, run_id: int | None = None) -> list[str]:

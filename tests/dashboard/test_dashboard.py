@@ -22,6 +22,10 @@ import httpx
 import pytest
 from api_server import GELU, Server, gelu_spec_body, start_server
 
+from kernelevo.records.run import RunStatus
+from kernelevo.storage.database import open_database
+from kernelevo.storage.runs import create_run, get_run
+
 pytestmark = pytest.mark.slow
 CPU_RUN = {"evaluation": {"device": "cpu"}, "ray": False, "descriptors": "parallelism,warps,registers"}
 
@@ -223,9 +227,17 @@ def test_empty_and_error_states_read_plainly(server: Server, cpu_run: dict[str, 
     assert "No such page" in page.inner_text("#view")
     with server.client() as client:  # a run that could not start: failed, with its reason
         spec_id = client.post("/api/specs", json=gelu_spec_body()).json()["id"]
-        bad = client.post("/api/runs", json={"spec_id": spec_id, "config": {
-            **CPU_RUN, "evaluation": {"device": "cuda:99"}, "budget": {"evaluations": 2}}}).json()
-        failed = wait_for(client, bad["id"], {"failed", "finished"})
+        refused = client.post("/api/runs", json={"spec_id": spec_id, "config": {  # the API refuses what cannot run
+            **CPU_RUN, "evaluation": {"device": "cuda:99"}, "budget": {"evaluations": 2}}})
+        assert refused.status_code == 422 and "GPU" in refused.json()["detail"]
+        db = open_database(f"sqlite:///{server.db_path}")  # a driver that died at its start, as the launcher records it
+        with db.session() as session:
+            bad = {"id": create_run(session, spec_id=spec_id, config={**CPU_RUN}, owner="test",
+                                    status=RunStatus.FAILED).id}
+            get_run(session, bad["id"]).stop_reason = ("the run's driver ended before finishing it (exit status 1: "
+                                                       "RuntimeError: CUDA error: no kernel image is available)")
+        db.dispose()
+        failed = client.get(f"/api/runs/{bad['id']}").json()
     assert failed["status"] == "failed"
     page.goto(f"{server.url}/#/runs/{bad['id']}")
     page.wait_for_selector("h1 .badge")

@@ -53,7 +53,7 @@ def test_offline_search_fills_the_archive(gelu, tmp_path: Path, db) -> None:
     stored = load_run(db, outcome.run_id).evaluations
     assert len(stored) == 10 and len({e.candidate_id for e, _ in stored}) == 10
     best = (tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "best.py").read_text()
-    assert f"spec sha256: {gelu.sha256}" in best and "class ModelNew" in best and "not a GPU speed" in best
+    assert f'spec sha256: "{gelu.sha256}"' in best and "class ModelNew" in best and "not a GPU speed" in best
     document = json.loads((tmp_path / "run" / "export" / "cpu-interpreter" / "gelu" / "archive.json").read_text())
     assert len(document["elites"]) == len(archive) and document["elites"][0]["source"]
 

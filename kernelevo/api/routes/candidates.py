@@ -9,13 +9,13 @@ from __future__ import annotations
 import difflib
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep
 from kernelevo.api.schemas import CandidatePublic, CandidateRef, LineageStep, Problem, PromptPublic
-from kernelevo.archive.export import drop_in_module
+from kernelevo.archive.export import drop_in_module, module_filename
 from kernelevo.records.candidate import Usage
 from kernelevo.storage import queries
 from kernelevo.storage.runs import get_run, get_spec
@@ -92,15 +92,22 @@ def _changed_lines(before: str, after: str) -> tuple[int, int]:
 
 
 @router.get("/{candidate_id}/module", response_class=Response,
-            responses={200: {"content": {"text/x-python": {"schema": {"type": "string"}}}}, **NOT_FOUND})
-def read_module(candidate_id: IdPath, session: SessionDep, hardware: str | None = None) -> Response:
-    """The kernel as a drop-in module, behind a header with its spec, hardware, timings and versions."""
+            responses={200: {"content": {"text/x-python": {"schema": {"type": "string"}}}}, **NOT_FOUND,
+                       422: {"model": Problem}})
+def read_module(candidate_id: IdPath, session: SessionDep,
+                hardware: str | None = Query(None, max_length=100, description="one hardware type the candidate "
+                                             "was evaluated on; default: its first evaluation's")) -> Response:
+    """The kernel as a drop-in module, behind a header of comments (one JSON value a line) with its spec,
+    hardware, timings and versions."""
     row = _row(session, candidate_id)
     evaluations = queries.evaluations_of(session, row.id)
+    if hardware is not None and hardware not in {e.hardware for e in evaluations}:
+        raise HTTPException(422, f"query.hardware: candidate {candidate_id} has no evaluation on {hardware!r}; it "
+                                 "has " + (", ".join(repr(e.hardware) for e in evaluations) or "none"))
     chosen = next((e for e in evaluations if hardware in (None, e.hardware)), None)
     spec = get_spec(session, get_run(session, row.run_id).spec_id)
     module = drop_in_module(row, chosen.result if chosen else None, spec_name=spec.name, spec_sha256=spec.sha256,
-                            hardware=chosen.hardware if chosen else (hardware or "not evaluated"))
-    filename = f"{spec.name}-run{row.run_id}-candidate{row.number}.py"
+                            hardware=chosen.hardware if chosen else "not evaluated")
+    filename = module_filename(spec.name, row.run_id, row.number)  # a valid name: no quote, no newline
     return Response(module, media_type="text/x-python",
-                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Query
-from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import func, select
 
 from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep, SettingsDep, WriterDep
@@ -39,7 +38,7 @@ def _seeds(spec: Spec, given: dict[str, str]) -> list[tuple[str, str]]:
 
 @router.post("", status_code=201, response_model=SpecPublic,
              responses={401: {"model": Problem}, 413: {"model": Problem}, 422: {"model": Problem}})
-async def create_spec(body: SpecCreate, session: SessionDep, config: SettingsDep, _: WriterDep) -> SpecPublic:
+def create_spec(body: SpecCreate, session: SessionDep, config: SettingsDep, _: WriterDep) -> SpecPublic:
     """Check the spec in an isolated child (as ``kernelevo spec`` does) and store it; 422 with the reason if not."""
     size = len(body.source.encode()) + sum(len(s.encode()) for s in body.seeds.values())
     if size > config.api_max_spec_bytes:
@@ -50,7 +49,7 @@ async def create_spec(body: SpecCreate, session: SessionDep, config: SettingsDep
     try:
         spec = read_spec(body.source, name=body.name)
         seeds = _seeds(spec, body.seeds)
-        report = await run_in_threadpool(check_spec, spec)
+        report = check_spec(spec)  # a child process; this route runs in the thread pool
     except SpecError as exc:
         raise HTTPException(422, f"the spec was rejected: {exc}") from None
     row = save_spec(session, spec, seeds=seeds, report=report.model_dump(mode="json"))
@@ -58,7 +57,8 @@ async def create_spec(body: SpecCreate, session: SessionDep, config: SettingsDep
 
 
 @router.get("", response_model=SpecPage, dependencies=[ReadDep])
-def list_specs(session: SessionDep, name: str | None = None, limit: int = LIMIT, offset: int = OFFSET) -> SpecPage:
+def list_specs(session: SessionDep, name: str | None = Query(None, max_length=200, description="specs of this name"),
+               limit: int = LIMIT, offset: int = OFFSET) -> SpecPage:
     query = select(SpecRow)
     if name:
         query = query.where(SpecRow.name == name)

@@ -18,6 +18,7 @@ export function follow(path, onEvent, { onError = () => {}, after = 0 } = {}) {
       else if (line.startsWith("event: ")) kind = line.slice(7);
       else if (line.startsWith("data: ")) data = (data === null ? "" : data + "\n") + line.slice(6);
     }
+    if (kind === "end") stopped = true;  // the run ended and every event was sent: no reconnecting
     if (data !== null) onEvent(kind, JSON.parse(data));
   }
 
