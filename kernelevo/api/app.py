@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 
 import kernelevo
 from kernelevo.api.launcher import RunLauncher
-from kernelevo.api.routes import candidates, meta, prompts, runs, specs
+from kernelevo.api.routes import candidates, compare, evaluations, exports, meta, prompts, runs, specs
 from kernelevo.api.schemas import Problem
 from kernelevo.dashboard import mount_dashboard
 from kernelevo.settings import Settings
@@ -51,6 +51,9 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
     app.state.db, app.state.settings, app.state.launcher = db, settings, launcher
     for router in (specs.router, runs.router, candidates.router, candidates.by_number, prompts.router, meta.router):
         app.include_router(router)
+    app.include_router(evaluations.router)
+    app.include_router(exports.router)
+    app.include_router(compare.router)
     if settings.api_cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.api_cors_origins, allow_methods=["*"],
                            allow_headers=["*"])
