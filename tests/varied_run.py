@@ -64,10 +64,11 @@ def varied_result(i: int, shift: int = 0) -> EvalResult:
                                    if base.roofline else None})
 
 
-def write_varied_run(db: Database, candidates: int, *, shift: int = 0, islands: int = 1,
+def write_varied_run(db: Database, candidates: int, *, shift: int = 0, islands: int = 1, pending: int = 0,
                      config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A finished run of ``candidates`` evaluated candidates (see the module's docstring); its id, and the
-    numbers of the candidates whose results carry library calls."""
+    """A finished run of ``candidates`` evaluated candidates (see the module's docstring) and ``pending`` more
+    made but never evaluated (in flight when the run stopped); its id, and the numbers of the candidates whose
+    results carry library calls."""
     seed = (GELU / "seed.py").read_text()
     with db.session() as session:
         spec = save_spec(session, read_spec(str(GELU / "spec.py")))
@@ -87,6 +88,9 @@ def write_varied_run(db: Database, candidates: int, *, shift: int = 0, islands: 
             state.add_candidate(candidate)
             recorder.add_candidate(candidate)
             recorder.add_evaluations([state.tell(candidate, "h100", varied_result(i, shift))])
+        for i in range(candidates, candidates + pending):
+            recorder.add_candidate(Candidate(id=i, source=seed + f"\n# pending {i}\n", operator="template",
+                                             parent_ids=[0], note="in flight when the run stopped"))
         recorder.progress(snapshot(state, candidates - 1), force=True)  # the runs table's summary
         recorder.flush()
     library = [i for i in range(candidates) if i % 4 == 1 and varied_result(i, shift).ok]

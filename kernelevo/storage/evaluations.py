@@ -9,7 +9,6 @@ it they show (baseline medians, library calls) are read out of its JSON by the d
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -192,11 +191,6 @@ class Points(BaseModel):
     interpreted: bool  # any of them timed in Triton's interpreter (a CPU run): no GPU speed among them
 
 
-def _short(x: float | None) -> float | None:
-    """Six significant digits, far finer than any timing's spread: a third off the scatter's download."""
-    return None if x is None or not math.isfinite(x) else float(f"{x:.6g}")
-
-
 def points(session: Session, run_id: int, after: int = 0) -> Points:
     """The run's evaluations after its ``after``-th, in order (one query, no stored result read)."""
     rows = session.execute(
@@ -210,12 +204,11 @@ def points(session: Session, run_id: int, after: int = 0) -> Points:
     def index(kind: str, name: str) -> int:
         return names[kind].setdefault(name, len(names[kind]))
 
-    return Points(
+    return Points.model_construct(  # built from the database's own columns: nothing to validate
         run_id=run_id, after=after, candidate_id=[r[0] for r in rows], candidate_number=[r[1] for r in rows],
         operator=[index("operator", r[2]) for r in rows], hardware_index=[index("hardware", r[3]) for r in rows],
         correct=[r[4] for r in rows], error=[index("error", r[5] or "rejected") if not r[4] else -1 for r in rows],
-        kernel_ms=[_short(r[6]) for r in rows], speedup_eager=[_short(r[7]) for r in rows],
-        objective=[_short(r[8]) for r in rows],
+        kernel_ms=[r[6] for r in rows], speedup_eager=[r[7] for r in rows], objective=[r[8] for r in rows],
         interpreted=any(r[9] for r in rows), operators=list(names["operator"]), hardware=list(names["hardware"]),
         errors=list(names["error"]))
 
