@@ -101,6 +101,8 @@ def test_a_cpu_run_from_a_heatmap_cell_to_an_elite_and_its_parent(server: Server
     cells = page.locator("button.cell")
     assert all(text.startswith("#") for text in cells.all_inner_texts())  # kernel numbers, not speedups
     assert page.locator(".cell.empty").count() > 0  # empty cells are drawn too
+    ticks = page.locator(".archive .colour-scale .tick").all_inner_texts()  # the colour bar is numbered
+    assert len(ticks) >= 3 and all(re.fullmatch(r"\d+(\.\d+)?×", t) for t in ticks), ticks
     if screenshots:
         page.screenshot(path=str(screenshots / "dashboard-cpu-run.png"), full_page=True)
 

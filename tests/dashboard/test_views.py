@@ -201,8 +201,7 @@ def test_the_rejected_list_filters_by_stage_and_reason(served: Any, page: Any) -
     assert set(listed.evaluate_all("rs => rs.map(r => r.dataset.stage)")) == {"correctness"}
 
 
-def test_the_evaluations_list_exports_every_evaluation_and_compares_two_kernels(
-        served: Any, page: Any, screenshots: Path | None) -> None:
+def test_the_evaluations_list_exports_every_evaluation_and_compares_two_kernels(served: Any, page: Any) -> None:
     server, first, _ = served
     run = first["run_id"]
     items = everything(server, run)
@@ -257,8 +256,6 @@ def test_the_evaluations_list_exports_every_evaluation_and_compares_two_kernels(
     removed = sorted(t[2:] for t in diff.locator(".del").all_inner_texts())
     assert (added, removed) == changed_lines(c["a"]["source"], c["b"]["source"]) and added
     assert page.locator(".sources pre.code").count() == 2
-    if screenshots:
-        page.screenshot(path=str(screenshots / "dashboard-compare-kernels-synthetic.png"), full_page=True)
 
 
 def test_the_kernel_page_shows_the_library_calls_its_record_holds(served: Any, page: Any) -> None:

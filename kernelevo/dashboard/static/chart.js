@@ -62,8 +62,9 @@ export function lineChart(points, { label, unit, format, empty = "no data yet", 
 // log: a log y axis.
 export function stepChart(series, { label, unit, xLabel, format = (y) => y.toPrecision(3), log = false, name,
   empty = "no data" }) {
-  const width = 640, height = 240, left = 56, right = 16, top = 36, bottom = 30;
-  const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "data-chart": name || label,
+  const width = 900, height = 260, left = 56, right = 16, top = 36, bottom = 30;
+  const root = svg("svg", { class: "chart steps", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "data-chart": name || label,
     "aria-label": `${label} against ${xLabel}` });
   root.append(svg("text", { x: left, y: 14 }, `${label} (${unit})`));
   const all = series.flatMap((s) => s.points);

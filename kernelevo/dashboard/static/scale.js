@@ -16,14 +16,15 @@ function ramp(stops, t) {
   return stops[k].map((v, i) => Math.round(v + (stops[k + 1][i] - v) * f));
 }
 
-// objectives: ln speedups; the scale from the lowest to the highest of them
+// objectives: ln speedups; the scale from the lowest to the highest of them (held, an end, at least as far
+// as 0.91× and 1.1×: then that end is no elite's, as `measured` says)
 export function logColourScale(objectives) {
   let lo = -MIN_SIDE, hi = MIN_SIDE;
   for (const o of objectives) {
     if (o < lo) lo = o;
     if (o > hi) hi = o;
   }
-  return { lo, hi };
+  return { lo, hi, measured: { lo: lo < -MIN_SIDE, hi: hi > MIN_SIDE } };
 }
 
 // how far out on its side an objective is, 0 (1×) to 1 (the scale's end)
@@ -70,14 +71,19 @@ export function colourBar(scale, { label, name = "speedup" }) {
     const x = scale.lo + (k / 24) * span;
     stops.push(`${colourOf(scale, x).background} ${(100 * k / 24).toFixed(1)}%`);
   }
-  const ends = [scale.lo, scale.hi];
-  const inner = logTicks(scale.lo, scale.hi).filter((v) => ends.every((e) => Math.abs(at(Math.log(v)) - at(e)) > 9));
+  // Both ends are numbered (the slowest and the fastest elite), and round speedups between them where they
+  // do not crowd an end; an end that no elite reached gives way to 1× beside it.
+  const near = (x, e) => Math.abs(at(x) - at(e)) <= 9;
+  const ends = [["lo", scale.lo], ["hi", scale.hi]].filter(([side, e]) => scale.measured?.[side] !== false ||
+    !near(0, e)).map(([, e]) => e);
+  const inner = logTicks(scale.lo, scale.hi).filter((v) => ends.every((e) => !near(Math.log(v), e)));
   const tick = (x, text, kind) => el("span", { class: `tick ${kind}`, style: `left: ${at(x).toFixed(2)}%`,
     dataset: { value: Math.exp(x).toPrecision(6) } }, text);
   return el("div", { class: "colour-scale", role: "img", dataset: { scale: name },
     "aria-label": `${label}: from ${times(Math.exp(scale.lo))} (red) through 1× to ${times(Math.exp(scale.hi))} (blue)` },
   el("div", { class: "bar", style: `background: linear-gradient(90deg, ${stops.join(", ")})` }),
-  el("div", { class: "ticks" }, tick(scale.lo, times(Math.exp(scale.lo)), "end"),
-    inner.map((v) => tick(Math.log(v), times(v), "round")), tick(scale.hi, times(Math.exp(scale.hi)), "end")),
+  el("div", { class: "ticks" }, ends.includes(scale.lo) ? tick(scale.lo, times(Math.exp(scale.lo)), "end") : null,
+    inner.map((v) => tick(Math.log(v), times(v), "round")),
+    ends.includes(scale.hi) ? tick(scale.hi, times(Math.exp(scale.hi)), "end") : null),
   el("div", { class: "muted small" }, label));
 }
