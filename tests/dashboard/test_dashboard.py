@@ -288,7 +288,8 @@ def test_the_main_pages_fit_a_laptop_screen_and_make_the_readme_screenshots(
             for name, (route, ready) in pages.items():
                 page.goto(f"{shown.url}/{route}")
                 page.wait_for_selector(ready)
-                if name == "run":
+                if name == "run":  # the scatter loads its points when it comes into view
+                    page.locator("canvas.scatter").scroll_into_view_if_needed()
                     page.wait_for_selector("canvas.scatter[data-points]")
                 overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 0, f"the {name} page scrolls sideways by {overflow} px at {width} px"
@@ -408,15 +409,19 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
         page.locator("button.cell").first.click()
         page.wait_for_selector(".cell-detail li")
         loads.append(time.perf_counter() - started)
-        page.wait_for_selector("canvas.scatter[data-points='10000']")  # every evaluation, after the page is up
+        page.locator("canvas.scatter").scroll_into_view_if_needed()  # it loads its points when seen
+        page.wait_for_selector("canvas.scatter[data-points='10000']")
         scatters.append(time.perf_counter() - started)
         page.goto("about:blank")
     record_timing("run page of 10,000 candidates to interactive", loads)
-    record_timing("run page of 10,000 candidates until the scatter shows every evaluation", scatters)
+    record_timing("run page of 10,000 candidates until its scatter, scrolled to then, shows every evaluation",
+                  scatters)
     page.goto(f"{server.url}/#/runs/{run_id}")
     assert tile(page, "evaluations") == "10,000"
     assert page.locator("h1 .badge").inner_text() == "running"
     assert page.locator("button.cell").count() > 50  # the archive holds elites across many cells
+    page.locator("canvas.scatter").scroll_into_view_if_needed()
+    page.wait_for_selector("canvas.scatter[data-points='10000']")
 
     shown = []
     for n in range(10_000, 10_003):  # a new evaluation written to the database, as the driver writes it

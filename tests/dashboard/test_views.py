@@ -70,6 +70,12 @@ def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
     return sorted(added), sorted(removed)
 
 
+def show_scatter(page: Any, points: int) -> None:
+    """Scroll the run page's scatter into view (it loads its points only then) and wait until it draws them."""
+    page.locator("canvas.scatter").scroll_into_view_if_needed()
+    page.wait_for_selector(f"canvas.scatter[data-points='{points}']")
+
+
 def to_precision(x: float, digits: int = 4) -> str:
     """JavaScript's Number.toPrecision, as the dashboard writes times."""
     text = format(x, f"#.{digits}g")
@@ -81,7 +87,7 @@ def test_the_scatter_draws_every_evaluation_and_a_point_opens_its_kernel(served:
     run = first["run_id"]
     items = everything(server, run)
     page.goto(f"{server.url}/#/runs/{run}")
-    page.wait_for_selector(f"canvas.scatter[data-points='{RUN_SIZE}']")
+    show_scatter(page, RUN_SIZE)
     points = page.evaluate("document.querySelector('canvas.scatter').pointsOnCanvas()")
     assert [p["number"] for p in points] == [i["number"] for i in items]
     assert [p["candidate_id"] for p in points] == [i["candidate_id"] for i in items]
@@ -95,8 +101,7 @@ def test_the_scatter_draws_every_evaluation_and_a_point_opens_its_kernel(served:
     legend = page.locator(".scatter-legend").inner_text()
     assert "seed (2)" in legend and f"× rejected: {len(rejected)}" in legend
 
-    page.locator("canvas.scatter").scroll_into_view_if_needed()  # the mouse moves within the window
-    box = page.locator("canvas.scatter").bounding_box()
+    box = page.locator("canvas.scatter").bounding_box()  # in view: the mouse moves within the window
     target = next(p for p in correct if p["number"] > 100)
     page.mouse.move(box["x"] + target["x"], box["y"] + target["y"])
     item = items[target["number"] - 1]
@@ -106,7 +111,7 @@ def test_the_scatter_draws_every_evaluation_and_a_point_opens_its_kernel(served:
     assert page.locator("h1").inner_text().startswith(f"Kernel #{item['candidate_number']}")
 
     page.go_back()  # by keyboard: the last evaluation, then its kernel
-    page.wait_for_selector(f"canvas.scatter[data-points='{RUN_SIZE}']")
+    show_scatter(page, RUN_SIZE)
     page.focus("canvas.scatter")
     page.keyboard.press("End")
     assert page.locator(".scatter-detail a").inner_text().startswith(f"Evaluation #{RUN_SIZE} ·")
@@ -114,7 +119,7 @@ def test_the_scatter_draws_every_evaluation_and_a_point_opens_its_kernel(served:
     page.wait_for_url(re.compile(rf"#/candidates/{items[-1]['candidate_id']}$"))
 
     page.goto(f"{server.url}/#/runs/{run}")  # an operator's points hidden from its legend
-    page.wait_for_selector(f"canvas.scatter[data-points='{RUN_SIZE}']")
+    show_scatter(page, RUN_SIZE)
     page.locator(".legend-item[data-operator='llm-mutate']").click()
     hidden = sum(i["operator"] == "llm-mutate" for i in items)
     assert page.get_attribute("canvas.scatter", "data-points") == str(RUN_SIZE - hidden)

@@ -182,11 +182,21 @@ export async function runView(root, runId, page) {
   fill(root, parts.head, parts.tiles, el("h2", {}, "Progress"), parts.charts, scatterPanel(runId, plot),
     el("h2", {}, "Archive"), parts.archive, parts.stats);
   Object.values(draw).forEach((f) => f());
-  const morePoints = async () => plot.add(await api(`/api/runs/${runId}/evaluations/points?after=${plot.count()}`));
-  // after the first paint: the page answers clicks before thousands of points arrive
-  requestAnimationFrame(() => setTimeout(() => morePoints().catch((error) => {
-    if (page.alive()) fill(message, errorBox(`the scatter: ${error.message}`));
-  })));
+  // The scatter's points (a long run's tens of thousands) load when it comes into view, not before: the page
+  // answers at once, and a reader who never scrolls to it never waits for them. Then it follows the run.
+  let plotted = false;
+  const morePoints = async () => {
+    if (plotted) plot.add(await api(`/api/runs/${runId}/evaluations/points?after=${plot.count()}`));
+  };
+  const inView = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    inView.disconnect();
+    plotted = true;
+    morePoints().catch((error) => {
+      if (page.alive()) fill(message, errorBox(`the scatter: ${error.message}`));
+    });
+  });
+  inView.observe(plot.element);
 
   // Live: each progress event updates the tiles and charts at once; the archive and the statistics
   // follow, no more often than ARCHIVE_EVERY_MS and STATS_EVERY_MS.
@@ -230,6 +240,7 @@ export async function runView(root, runId, page) {
   page.onLeave(() => {
     stop();
     plot.stop();
+    inView.disconnect();
     Object.values(later).forEach((t) => t && clearTimeout(t));
     window.removeEventListener("kernelevo-token", redrawHead);
   });

@@ -229,6 +229,10 @@ export function scatter({ onOpen = (id) => { location.hash = `#/candidates/${id}
   canvas.pointsOnCanvas = () => Array.from(layout.ks, (k, j) => ({ x: layout.xs[j], y: layout.ys[j], number: k + 1,
     candidate_id: data.candidate_id[k], correct: data.correct[k] }));
 
+  // The controls at once and the legend's room kept (style.css): the points arrive after the page is up,
+  // and nothing below the scatter moves when they do.
+  drawControls();
+
   let pending = 0;
   const resized = new ResizeObserver(() => {
     cancelAnimationFrame(pending);
