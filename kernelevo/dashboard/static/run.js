@@ -137,7 +137,7 @@ function compareForm(info) {
   } }, el("label", {}, "compare with ", input), " ", el("button", { class: "secondary small-button" }, "Compare"));
 }
 
-// The scatter's panel: drawn at once, its points loaded after the page is up (a long run has thousands).
+// The scatter's panel: drawn at once, its points loaded when it comes into view (a long run has thousands).
 function scatterPanel(runId, plot) {
   return el("section", { class: "panel" }, el("div", { class: "title-row" },
     el("h3", {}, "Every evaluation"),
