@@ -287,6 +287,8 @@ def test_two_runs_side_by_side(served: Any, page: Any) -> None:
     page.goto(f"{server.url}/#/runs/{first['run_id']}")
     page.wait_for_selector("button.cell")
     page.fill("input[aria-label='the run to compare with']", str(second["run_id"]))
+    # the header is redrawn as the run's status or the token changes: a number typed stays
+    page.evaluate("window.dispatchEvent(new Event('kernelevo-token'))")
     page.get_by_role("button", name="Compare", exact=True).click()
     page.wait_for_url(re.compile(rf"#/compare/runs/{first['run_id']}/{second['run_id']}$"))
     page.wait_for_selector("table.runs")

@@ -102,7 +102,9 @@ function promptTable(runId, stats) {
   el("p", {}, el("a", { href: `#/runs/${runId}/prompts` }, `All ${stats.prompts.length} meta-prompts`)));
 }
 
-function header(info, summary, onChange, message) {
+// compare: the "compare with run #" form, made once: the header is redrawn as the run's status changes, and
+// a number being typed into it must survive that
+function header(info, summary, onChange, message, compare) {
   const best = Object.values(summary.best || {}).sort((a, b) => b.objective - a.objective)[0];
   return el("div", { class: "run-head" },
     el("div", { class: "title-row" },
@@ -115,7 +117,7 @@ function header(info, summary, onChange, message) {
       best ? [" · ", el("a", { href: `#/runs/${info.id}/candidates/${best.candidate}` }, "the best kernel")] : null,
       " · ", el("a", { href: `#/runs/${info.id}/evaluations` }, "every evaluation"),
       " · ", el("a", { href: `#/runs/${info.id}/rejected` }, "rejected"),
-      " · ", el("a", { href: `#/runs/${info.id}/prompts` }, "meta-prompts"), " · ", compareForm(info)),
+      " · ", el("a", { href: `#/runs/${info.id}/prompts` }, "meta-prompts"), " · ", compare),
     info.interpreted ? el("p", { class: "notice cpu" }, `${CPU_NOTE}. Colours and rankings compare kernels ` +
       "with each other; no figure here is a GPU speedup.") : null,
     info.status === "failed" ? errorBox(`run failed: ${info.stop_reason || "no reason recorded"}`)
@@ -156,12 +158,12 @@ export async function runView(root, runId, page) {
   const choices = {};  // per hardware: the axes chosen and the cell selected, kept across live redraws
   const message = el("div", { role: "status" });
   const parts = { head: el("div"), tiles: el("div"), charts: el("div"), archive: el("div"), stats: el("div") };
-  const plot = scatter();
+  const plot = scatter(), compare = compareForm(first);
   const summary = () => ({ ...info, ...latest, interpreted: info.interpreted || Boolean(latest.interpreted) });
 
   const draw = {
     head: () => fill(parts.head, header(info, summary(), (changed) => { info = changed; draw.head(); },
-      message)),
+      message, compare)),
     tiles: () => fill(parts.tiles, tiles(summary())),
     charts: () => fill(parts.charts, charts(series, summary().interpreted)),
     archive: () => {
