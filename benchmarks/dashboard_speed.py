@@ -3,9 +3,10 @@
 Runs ``tests/dashboard/test_dashboard.py::test_a_run_of_ten_thousand_candidates...``: a run of
 10,000 evaluated candidates written through the search's own writer, served by ``kernelevo
 serve``; the run page is opened three times and timed until it is interactive (the archive
-drawn and a click on a heatmap cell answered); then three new evaluations are written to the
-database as a driver writes them, each timed until the open page shows it.
-Targets: under 1 s to interactive; a new evaluation on the page within 2 s.
+drawn and a click on a heatmap cell answered) and until its scatter shows every evaluation
+(loaded after the page is up); then three new evaluations are written to the database as a
+driver writes them, each timed until the open page shows it.
+Targets: under 1 s to interactive; the scatter within 2 s; a new evaluation on the page within 2 s.
 
     python benchmarks/dashboard_speed.py --out benchmarks/results/dashboard_speed-cpu.json
 """
@@ -50,7 +51,8 @@ def main() -> None:
         Path(args.out).write_text(json.dumps({
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "machine": platform.node(),
             "cpus": os.cpu_count(), "browser": chromium, "candidates": 10_000,
-            "targets": {"run page to interactive": "under 1 s", "a new evaluation shown": "within 2 s"},
+            "targets": {"run page to interactive": "under 1 s", "every evaluation on the scatter": "within 2 s",
+                        "a new evaluation shown": "within 2 s"},
             "rows": rows}, indent=2) + "\n")
 
 

@@ -158,6 +158,7 @@ class EventPublic(BaseModel):
 class OperatorStats(BaseModel):
     operator: str
     candidates: int
+    evaluated: int = 0  # evaluations of its candidates (one per hardware type); correct ones are among these
     correct: int
     archive_entries: int
     failures: int

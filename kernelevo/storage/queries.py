@@ -151,10 +151,13 @@ def events_sampled(session: Session, run_id: int, points: int) -> list[EventRow]
 
 
 def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
-    """Per operator: candidates made, evaluated correct, archive entries (new cells, improvements beyond the noise),
-    failures to produce, and the tokens and dollars it spent."""
-    stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": 0, "correct": 0, "archive_entries": 0,
-                                                            "failures": 0, "tokens": 0, "dollars": 0.0})
+    """Per operator: candidates made, evaluations (a candidate's on each hardware type) and the correct ones among
+    them, archive entries (new cells, improvements beyond the noise), failures to produce, and the tokens and
+    dollars it spent. Its correct rate is correct over evaluated, as the run's: candidates still waiting for
+    their evaluation when the run stopped are made, not wrong."""
+    stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": 0, "evaluated": 0, "correct": 0,
+                                                            "archive_entries": 0, "failures": 0, "tokens": 0,
+                                                            "dollars": 0.0})
 
     def spent(operator: str, usage: dict[str, Any]) -> None:
         stats[operator]["tokens"] += usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
@@ -168,6 +171,7 @@ def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
                  .join(CandidateRow, CandidateRow.id == EvaluationRow.candidate_id)
                  .where(EvaluationRow.run_id == run_id))
     for operator, correct, status in session.execute(evaluated):
+        stats[operator]["evaluated"] += 1
         stats[operator]["correct"] += bool(correct)
         # gains beyond the noise, as the operator bandit counts them: a tie that measured faster is not one
         stats[operator]["archive_entries"] += status is not None and AddStatus(status).credited

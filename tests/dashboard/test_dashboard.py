@@ -99,10 +99,14 @@ def test_a_cpu_run_from_a_heatmap_cell_to_an_elite_and_its_parent(server: Server
     assert tile(page, "evaluations") == str(cpu_run["evaluations"])
     assert tile(page, "best_speedup_eager") == "CPU run" and tile(page, "best_roofline") == "CPU run"
     assert page.locator(".notice.cpu").is_visible()
-    assert f"{archive['cells_filled']} of {archive['cells_total']} cells filled" in page.inner_text(".archive")
+    # three descriptors, two shown: the note says how many cells of the full archive the shown ones merge
+    assert f"{archive['cells_filled']} filled cell{'s' if archive['cells_filled'] > 1 else ''} of the full archive " \
+        f"({archive['cells_total']} cells: parallelism × warps × registers)" in page.inner_text(".merged-note")
     cells = page.locator("button.cell")
     assert all(text.startswith("#") for text in cells.all_inner_texts())  # kernel numbers, not speedups
     assert page.locator(".cell.empty").count() > 0  # empty cells are drawn too
+    ticks = page.locator(".archive .colour-scale .tick").all_inner_texts()  # the colour bar is numbered
+    assert len(ticks) >= 3 and all(re.fullmatch(r"\d+(\.\d+)?×", t) for t in ticks), ticks
     if screenshots:
         page.screenshot(path=str(screenshots / "dashboard-cpu-run.png"), full_page=True)
 
@@ -126,6 +130,12 @@ def test_a_cpu_run_from_a_heatmap_cell_to_an_elite_and_its_parent(server: Server
     assert page.inner_text("tr[data-timing=eager] [data-field=median_ms]") == \
         f"{to_precision(result['eager']['median_ms'])} ms"
     assert "not GPU speeds" in page.inner_text(".evaluation")
+    # the kernel ran in Triton's interpreter; its baselines ran as PyTorch does on the CPU, not interpreted
+    assert "Triton's interpreter" in page.inner_text("tr[data-timing=kernel]")
+    for baseline in ("eager", "torch.compile"):
+        row = page.locator(f"tr[data-timing='{baseline}']")
+        if row.count():
+            assert "on the CPU" in row.inner_text() and "interpret" not in row.inner_text(), baseline
 
     # the diff against the parent is the change between the two sources the API holds
     parent_ref = candidate["parents"][0]
@@ -249,10 +259,13 @@ def test_empty_and_error_states_read_plainly(server: Server, cpu_run: dict[str, 
 def test_the_main_pages_fit_a_laptop_screen_and_make_the_readme_screenshots(
         server: Server, cpu_run: dict[str, Any], page: Any, screenshots: Path | None,
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The runs, run and kernel pages at 1280 px and at 1024 px wide, with no sideways scrolling.
+    """The runs, run, kernel, evaluations, rejected and comparison pages at 1280 px and at 1024 px wide, with no
+    sideways scrolling.
 
     With KERNELEVO_SCREENSHOTS set they are saved there (docs/ for the README); with
-    KERNELEVO_SCREENSHOT_DB too, over that database (a copy): its GPU run with the most evaluations.
+    KERNELEVO_SCREENSHOT_DB too, over that database (a copy): its GPU run with the most evaluations,
+    compared with another run of its spec (else the next largest GPU run), its best kernel against its
+    second best. The rejected page is shot only when that run rejected some.
     """
     source_db = os.environ.get("KERNELEVO_SCREENSHOT_DB")
     if source_db:
@@ -265,20 +278,38 @@ def test_the_main_pages_fit_a_laptop_screen_and_make_the_readme_screenshots(
     try:
         with shown.client() as client:
             runs = client.get("/api/runs", params={"limit": 500}).json()["items"]
-            run = max(runs, key=lambda r: (not r["interpreted"], r["evaluations"])) if source_db else cpu_run
-            best = client.get(f"/api/runs/{run['id']}/archive").json()["hardware"][0]["elites"][0]
-        pages = {"runs": "#/", "run": f"#/runs/{run['id']}", "kernel": f"#/candidates/{best['candidate_id']}"}
+            ranked = sorted(runs, key=lambda r: (not r["interpreted"], r["evaluations"]), reverse=True)
+            run = ranked[0] if source_db else cpu_run
+            others = [r for r in ranked if r["id"] != run["id"]]
+            other = next((r for r in others if r["spec_name"] == run["spec_name"]), others[0] if others else None)
+            elites = client.get(f"/api/runs/{run['id']}/archive").json()["hardware"][0]["elites"]
+            rejected = client.get(f"/api/runs/{run['id']}/rejected", params={"limit": 1}).json()["rejected"]
+        best = elites[0]
+        pages = {"runs": ("#/", "tr[data-run]"), "run": (f"#/runs/{run['id']}", "button.cell"),
+                 "kernel": (f"#/candidates/{best['candidate_id']}", "pre.code"),
+                 "evaluations": (f"#/runs/{run['id']}/evaluations", "table.evaluations")}
+        if rejected:
+            pages["rejected"] = (f"#/runs/{run['id']}/rejected", "table.rejected")
+        if len(elites) > 1:
+            pages["compare-kernels"] = (f"#/compare/candidates/{elites[1]['candidate_id']}/{best['candidate_id']}",
+                                        "table.timings")
+        if other:
+            pages["compare-runs"] = (f"#/compare/runs/{run['id']}/{other['id']}", "table.runs")
         for width in (1024, 1280):
             page.set_viewport_size({"width": width, "height": 900})
-            for name, route in pages.items():
+            for name, (route, ready) in pages.items():
                 page.goto(f"{shown.url}/{route}")
-                page.wait_for_selector({"runs": "tr[data-run]", "run": "button.cell", "kernel": "pre.code"}[name])
+                page.wait_for_selector(ready)
+                if name == "run":  # the scatter loads its points when it comes into view
+                    page.locator("canvas.scatter").scroll_into_view_if_needed()
+                    page.wait_for_selector("canvas.scatter[data-points]")
                 overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 0, f"the {name} page scrolls sideways by {overflow} px at {width} px"
                 if screenshots and width == 1280:
                     if name == "run":
                         page.locator("button.cell").first.click()
-                    page.screenshot(path=str(screenshots / f"dashboard-{name}.png"), full_page=name != "kernel")
+                    page.screenshot(path=str(screenshots / f"dashboard-{name}.png"),
+                                    full_page=name not in ("kernel", "evaluations", "rejected", "compare-kernels"))
     finally:
         if serving is not None:
             serving.close()
@@ -330,7 +361,7 @@ def test_an_llm_run_shows_its_meta_prompts_models_and_token_costs(page: Any, llm
         page.wait_for_selector("table.operators")
         for name, row in stats.items():
             shown = page.locator(f"tr[data-operator='{name}'] td").all_inner_texts()
-            assert shown[1] == f"{row['candidates']:,}" and shown[5] == f"{row['tokens']:,}", (name, shown)
+            assert shown[1] == f"{row['candidates']:,}" and shown[6] == f"{row['tokens']:,}", (name, shown)
         assert tile(page, "tokens") == f"{api.get(f'/api/runs/{run_id}').json()['tokens']:,}"
 
         # An LLM-made kernel need not have become an elite in ten evaluations: look at them all.
@@ -383,19 +414,26 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
 
     server, _, written = long_run
     run_id, state, recorder = written["run_id"], written["state"], written["recorder"]
-    loads = []
+    loads, scatters = [], []
     for _ in range(3):  # to interactive: the archive drawn and a click on a cell answered
         started = time.perf_counter()
         page.goto(f"{server.url}/#/runs/{run_id}")
         page.locator("button.cell").first.click()
         page.wait_for_selector(".cell-detail li")
         loads.append(time.perf_counter() - started)
+        page.locator("canvas.scatter").scroll_into_view_if_needed()  # it loads its points when seen
+        page.wait_for_selector("canvas.scatter[data-points='10000']")
+        scatters.append(time.perf_counter() - started)
         page.goto("about:blank")
     record_timing("run page of 10,000 candidates to interactive", loads)
+    record_timing("run page of 10,000 candidates until its scatter, scrolled to then, shows every evaluation",
+                  scatters)
     page.goto(f"{server.url}/#/runs/{run_id}")
     assert tile(page, "evaluations") == "10,000"
     assert page.locator("h1 .badge").inner_text() == "running"
     assert page.locator("button.cell").count() > 50  # the archive holds elites across many cells
+    page.locator("canvas.scatter").scroll_into_view_if_needed()
+    page.wait_for_selector("canvas.scatter[data-points='10000']")
 
     shown = []
     for n in range(10_000, 10_003):  # a new evaluation written to the database, as the driver writes it
@@ -409,3 +447,5 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
                                f"'{n + 1:,}'", timeout=30_000)
         shown.append(time.perf_counter() - started)
     record_timing("a new evaluation until the open run page shows it", shown)
+    # the scatter follows too, asking only for the evaluations after the last it has
+    page.wait_for_selector("canvas.scatter[data-points='10003']", timeout=15_000)

@@ -2,19 +2,27 @@
 // up (live streams, timers) when the user leaves it.
 
 import { el, errorBox, fill } from "./util.js";
-import { runsView } from "./runs.js";
-import { submitView } from "./submit.js";
-import { runView } from "./run.js";
-import { kernelView } from "./kernel.js";
-import { promptsView } from "./prompts.js";
+
+// Each page's module is loaded when it is first shown: the run page, which a long run makes the heaviest,
+// waits for no other page's code.
+const view = (module, name) => async (...args) => (await import(module))[name](...args);
+const runs = view("./runs.js", "runsView"), submit = view("./submit.js", "submitView");
+const run = view("./run.js", "runView"), kernel = view("./kernel.js", "kernelView");
+const prompts = view("./prompts.js", "promptsView"), evaluations = view("./evaluations.js", "evaluationsView");
+const rejected = view("./rejected.js", "rejectedView"), kernels = view("./compare.js", "compareKernelsView");
+const twoRuns = view("./compare.js", "compareRunsView");
 
 const ROUTES = [
-  [/^#?\/?$/, (root, m, page) => runsView(root, page)],
-  [/^#\/submit$/, (root, m, page) => submitView(root, page)],
-  [/^#\/runs\/(\d+)$/, (root, m, page) => runView(root, Number(m[1]), page)],
-  [/^#\/runs\/(\d+)\/prompts$/, (root, m) => promptsView(root, Number(m[1]))],
-  [/^#\/runs\/(\d+)\/candidates\/(\d+)$/, (root, m) => kernelView(root, { run: Number(m[1]), number: Number(m[2]) })],
-  [/^#\/candidates\/(\d+)$/, (root, m) => kernelView(root, { id: Number(m[1]) })],
+  [/^#?\/?$/, (root, m, page) => runs(root, page)],
+  [/^#\/submit$/, (root, m, page) => submit(root, page)],
+  [/^#\/runs\/(\d+)$/, (root, m, page) => run(root, Number(m[1]), page)],
+  [/^#\/runs\/(\d+)\/prompts$/, (root, m) => prompts(root, Number(m[1]))],
+  [/^#\/runs\/(\d+)\/evaluations(\?.*)?$/, (root, m, page) => evaluations(root, Number(m[1]), page)],
+  [/^#\/runs\/(\d+)\/rejected(\?.*)?$/, (root, m, page) => rejected(root, Number(m[1]), page)],
+  [/^#\/compare\/candidates\/(\d+)\/(\d+)$/, (root, m) => kernels(root, Number(m[1]), Number(m[2]))],
+  [/^#\/compare\/runs\/(\d+)\/(\d+)$/, (root, m) => twoRuns(root, Number(m[1]), Number(m[2]))],
+  [/^#\/runs\/(\d+)\/candidates\/(\d+)$/, (root, m) => kernel(root, { run: Number(m[1]), number: Number(m[2]) })],
+  [/^#\/candidates\/(\d+)$/, (root, m) => kernel(root, { id: Number(m[1]) })],
 ];
 
 let leaving = [];
@@ -41,13 +49,19 @@ async function render() {
   }
 }
 
+// The token is kept as it is typed or pasted: the pages that need one (their buttons, the notice that asks
+// for one) redraw at once, not only when the field loses focus.
 function keepToken() {
   const input = document.getElementById("token");
   input.value = localStorage.getItem("kernelevo-token") || "";
-  input.addEventListener("change", () => {
-    localStorage.setItem("kernelevo-token", input.value.trim());
+  const keep = () => {
+    const value = input.value.trim();
+    if (value === (localStorage.getItem("kernelevo-token") || "")) return;
+    localStorage.setItem("kernelevo-token", value);
     window.dispatchEvent(new Event("kernelevo-token"));
-  });
+  };
+  input.addEventListener("input", keep);
+  input.addEventListener("change", keep);
 }
 
 keepToken();

@@ -2,30 +2,13 @@
 //
 // Each elite sits in one cell of the full grid (every descriptor, every island); a heatmap cell
 // shows the best elite among all that share its two chosen bins (the other axes reduced to their
-// best). Colour is the objective: the natural log of the speedup over PyTorch eager, so 1x is
-// neutral, faster is blue and slower is red. A CPU run's times come from Triton's interpreter:
-// its colours rank kernels, and no number in it is shown as a GPU speedup.
+// best), and a note says how many cells of the full archive were merged into those shown. Colour is
+// the objective on a log scale: the natural log of the speedup over PyTorch eager, so 1x is neutral,
+// faster is blue and slower is red, over the archive's whole range (scale.js). A CPU run's times come
+// from Triton's interpreter: its colours rank kernels, and no number in it is shown as a GPU speedup.
 
-import { CPU_NOTE, el, fill, ms, pct, speed } from "./util.js";
-
-const NEUTRAL = [244, 244, 242], FAST = [33, 102, 172], SLOW = [178, 24, 43];
-
-function mix(a, b, t) {
-  return a.map((v, k) => Math.round(v + (b[k] - v) * t));
-}
-
-// scale: {slow, fast}, the objectives at which the colour is full on each side (a few outliers
-// beyond them saturate rather than wash out every other cell)
-function colour(objective, scale) {
-  const t = Math.max(-1, Math.min(1, objective / (objective >= 0 ? scale.fast : scale.slow)));
-  const [r, g, b] = mix(NEUTRAL, t >= 0 ? FAST : SLOW, Math.abs(t));
-  return { background: `rgb(${r},${g},${b})`, ink: Math.abs(t) > 0.45 ? "#fff" : "#1d2329" };
-}
-
-function sideScale(elites) {
-  const sizes = elites.map((e) => Math.abs(e.objective)).sort((a, b) => a - b);
-  return Math.max(Math.log(1.25), sizes.length ? sizes[Math.floor(0.9 * (sizes.length - 1))] : 0);
-}
+import { CPU_NOTE, el, fill, ms, num, pct, speed } from "./util.js";
+import { colourBar, colourOf, logColourScale } from "./scale.js";
 
 export function binOf(axis, value) {
   const k = Math.floor(((value - axis.low) / (axis.high - axis.low)) * axis.cells);
@@ -81,8 +64,7 @@ export function heatmap(hardware, choice) {
       if (!cells.has(key)) cells.set(key, []);
       cells.get(key).push(elite);
     }
-    const scale = { slow: sideScale(hardware.elites.filter((e) => e.objective < 0)),
-      fast: sideScale(hardware.elites.filter((e) => e.objective >= 0)) };
+    const scale = logColourScale(hardware.elites.map((e) => e.objective));
     const grid = el("div", { class: "heatmap", role: "grid", "aria-label": `archive on ${hardware.hardware}`,
       style: `grid-template-columns: max-content repeat(${xa.cells}, minmax(44px, 1fr))` });
     for (let yi = rows - 1; yi >= 0; yi--) {
@@ -96,10 +78,12 @@ export function heatmap(hardware, choice) {
             title: `${place}: no elite yet` }));
           continue;
         }
-        const best = found[0], { background, ink } = colour(best.objective, scale);
+        const best = found[0], { background, ink } = colourOf(scale, best.objective);
         row.append(el("button", {
           role: "gridcell", class: `cell${choice.selected === key ? " selected" : ""}`,
           style: `background:${background};color:${ink}`, dataset: { cell: key, candidate: best.candidate_id },
+          title: interpreted ? `${place}: kernel #${best.candidate_number}` : `${place}: kernel ` +
+            `#${best.candidate_number}, ${ms(best.kernel_ms)}, ${cellText(best, false)} over eager`,
           "aria-label": `${place}: best ${interpreted ? `kernel #${best.candidate_number}` : cellText(best, false) +
             " over eager"}, ${found.length} elite${found.length > 1 ? "s" : ""}`,
           // Redrawing replaces the buttons: keep keyboard focus on the chosen cell.
@@ -118,28 +102,39 @@ export function heatmap(hardware, choice) {
         el("ul", { class: "elites" }, selected.slice(0, 25).map((e) => eliteLine(e, axes, interpreted))))
       : el("p", { class: "muted" }, hardware.elites.length ? "Choose a cell to see its elites." : ""));
 
+    fill(counts, `${num(cells.size)} of ${num(xa.cells * rows)} cells filled`);
     fill(body,
       hardware.elites.length ? null : el("div", { class: "empty" }, "No elites yet: no correct kernel on this hardware."),
+      mergedNote(cells.size, xa.cells * rows),
       el("div", { class: "heatmap-frame" }, el("div", { class: "axis-title y" }, ya ? ya.name : ""), grid),
-      el("div", { class: "axis-title x" }, `${xa.name}: ${xa.doc}`), legend(scale), detail);
+      el("div", { class: "axis-title x" }, `${xa.name}: ${xa.doc}`),
+      hardware.elites.length ? colourBar(scale, { label: interpreted
+        ? "CPU run: Triton-interpreter time against eager PyTorch on the CPU (log scale), not a GPU speed; the " +
+          "best in each cell, hatched cells are empty"
+        : "speedup over PyTorch eager (log scale), the best in each cell; 1× is neutral, hatched cells are empty" })
+        : null, detail);
   }
 
-  function legend(scale) {
-    const lo = Math.exp(-scale.slow), hi = Math.exp(scale.fast);
-    const bar = el("span", { class: "bar", style: `background: linear-gradient(90deg, rgb(${SLOW}), rgb(${NEUTRAL}), ` +
-      `rgb(${FAST}))` });
-    return el("div", { class: "legend" }, interpreted
-      ? [el("span", { class: "cpu" }, "CPU run:"), "slower", bar,
-        "faster (Triton-interpreter time against eager PyTorch on the CPU, not a GPU speed)"]
-      : [`≤ ${lo.toFixed(2)}×`, bar, `≥ ${hi.toFixed(2)}×: speedup over PyTorch eager, the best in each cell ` +
-        "(1× is neutral; hatched cells are empty)"]);
+  // The full archive has a cell for every combination of every descriptor's bins, on each island: say how
+  // many of its filled cells were merged into the ones shown, and how.
+  function mergedNote(shownFilled, shown) {
+    const islands = new Set(hardware.elites.map((e) => e.island)).size;
+    const hidden = axes.filter((_, k) => k !== choice.x && k !== choice.y).map((a) => a.name);
+    if (!hardware.elites.length || (!hidden.length && islands <= 1)) return null;
+    const merged = [hidden.length ? `the ${hidden.join(" and ")} bins` : null, islands > 1 ? "the islands" : null]
+      .filter(Boolean).join(" and ");
+    return el("p", { class: "merged-note muted small" },
+      `${num(hardware.cells_filled)} filled cell${hardware.cells_filled === 1 ? "" : "s"} of the full archive ` +
+      `(${num(hardware.cells_total)} cells: ${axes.map((a) => a.name).join(" × ")}` +
+      `${islands > 1 ? `, on each of ${islands} islands` : ""}) map onto ${num(shownFilled)} of the ${num(shown)} ` +
+      `cells shown; each shows the best over ${merged}.`);
   }
 
-  const body = el("div");
+  const body = el("div"), counts = el("span", { class: "muted cells-filled" });
   root.append(
     el("div", { class: "title-row" },
       el("h3", {}, `Archive on ${hardware.hardware}`, interpreted ? el("span", { class: "cpu" }, " (CPU run)") : null),
-      el("span", { class: "muted" }, `${hardware.cells_filled} of ${hardware.cells_total} cells filled`),
+      counts,
       el("span", { class: "choosers" }, chooser("X", "x", false), axes.length > 1 ? chooser("Y", "y", true) : null)),
     body);
   draw();

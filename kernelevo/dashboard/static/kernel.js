@@ -1,7 +1,8 @@
-// A kernel: its evaluation in full, its lineage back to the seed, a diff against each parent, its
-// highlighted source, the prompt and model that made it, and its drop-in module to download.
+// A kernel: its evaluation in full (with the vendor-library calls it made, when its record holds them), its
+// lineage back to the seed, a diff against each parent, its highlighted source, the prompt and model that
+// made it, its drop-in module to download, and a way to compare it with any other kernel.
 
-import { CPU_NOTE, api, badge, el, errorBox, fill, ms, num, pct, speed, token } from "./util.js";
+import { CPU_NOTE, api, badge, download, el, errorBox, fill, ms, num, pct, speed } from "./util.js";
 import { diffView, highlighted } from "./code.js";
 
 const bytes = (x) => (x === null || x === undefined ? "–" : x >= 1 << 20 ? `${(x / (1 << 20)).toFixed(1)} MiB`
@@ -12,18 +13,44 @@ function kv(pairs) {
     [el("dt", {}, k), el("dd", field ? { dataset: { field } } : {}, v === null || v === "" ? "–" : v)]));
 }
 
-function timingRow(name, t, interpreted) {
+// Where a timing ran: the kernel of a CPU run in Triton's interpreter; the baselines (eager PyTorch,
+// torch.compile) of a CPU run natively on the CPU, never interpreted.
+function timedWhere(t, cpuRun) {
+  if (t.interpreted) return el("span", { class: "cpu", title: CPU_NOTE }, `${t.method}, Triton's interpreter`);
+  return cpuRun ? el("span", { class: "cpu" }, `${t.method}, on the CPU`) : t.method;
+}
+
+export function timingRow(name, t, interpreted) {
   if (!t) return el("tr", {}, el("td", {}, name), el("td", { colspan: 6, class: "muted" }, "not measured"));
   return el("tr", { dataset: { timing: name } },
     el("td", {}, name), el("td", { class: "num", dataset: { field: "median_ms" } }, ms(t.median_ms)),
     el("td", { class: "num" }, `±${(100 * t.iqr_ms / t.median_ms / 2).toFixed(1)}%`),
     el("td", { class: "num" }, ms(t.min_ms)), el("td", { class: "num" }, ms(t.mean_ms)),
     el("td", { class: "num" }, num(t.repetitions)),
-    el("td", {}, interpreted ? el("span", { class: "cpu" }, `${t.method}, interpreted`) : t.method,
+    el("td", {}, timedWhere(t, interpreted),
       t.l2_flushed ? ", L2 flushed" : "", t.input_sets > 1 ? `, ${t.input_sets} input sets` : ""));
 }
 
-function evaluation(e) {
+// The vendor-library kernels the candidate's forward ran through torch (the library policy allows GEMMs,
+// convolutions, attention, RNNs), and their share of its GPU time. Records from before it have none.
+export function libraryPanel(library, interpreted) {
+  if (!library || !library.calls?.length) return null;
+  const share = library.gpu_share;
+  return el("div", { class: "library" }, el("h4", {}, "Library calls"),
+    el("p", { dataset: { field: "library_share" } }, share === null || share === undefined
+      ? el("span", { class: "muted" }, interpreted ? "no GPU share: a CPU run" : "their share of GPU time was not measured")
+      : [el("strong", {}, pct(share)), " of the kernel's GPU time ran in library kernels",
+        library.library_ms ? ` (${ms(library.library_ms)} a forward)` : ""]),
+    el("div", { class: "scroll" }, el("table", { class: "library-calls" },
+      el("thead", {}, el("tr", {}, ["Op", "Family", "Signature", "Calls per forward"].map((h, k) =>
+        el("th", { class: k === 3 ? "num" : null, scope: "col" }, h)))),
+      el("tbody", {}, library.calls.map((c) => el("tr", { dataset: { op: c.op } }, el("td", {}, el("code", {}, c.op)),
+        el("td", {}, c.family || "–"), el("td", {}, c.signature || "–"), el("td", { class: "num" }, num(c.count ?? 1))))))));
+}
+
+// e: one of the candidate's evaluations; listed: the same evaluation as the run's list has it (its number in
+// the run, its library calls), or undefined
+function evaluation(e, listed) {
   const r = e.result, interpreted = r.interpreted, env = r.environment;
   const verdict = r.correct && !r.error ? badge("correct") : badge("rejected");
   verdict.classList.add(r.correct && !r.error ? "finished" : "failed");
@@ -36,7 +63,8 @@ function evaluation(e) {
       ["Roofline floor", r.roofline ? `${ms(r.roofline.floor_ms)} (${bytes(r.roofline.bytes_moved)} moved, ` +
         `${num(r.roofline.flops)} FLOPs)` : null]];
   return el("section", { class: "panel evaluation", dataset: { hardware: e.hardware } },
-    el("h3", {}, `On ${e.hardware} `, verdict, interpreted ? el("span", { class: "cpu" }, " CPU run") : null),
+    el("h3", {}, `On ${e.hardware} `, verdict, interpreted ? el("span", { class: "cpu" }, " CPU run") : null,
+      listed ? el("span", { class: "muted small" }, ` evaluation #${num(listed.number)} of the run`) : null),
     r.error ? errorBox(`${r.error} at ${r.stage}: ${r.message}`) : null,
     r.mismatch ? el("p", { class: "muted" }, `Mismatch: output[${r.mismatch.output_index}] of ${r.mismatch.variant}: ` +
       `${r.mismatch.mismatched}/${r.mismatch.total} elements off, max abs error ${r.mismatch.max_abs_error.toPrecision(3)}`)
@@ -55,6 +83,7 @@ function evaluation(e) {
         (h, k) => el("th", { class: k && k < 6 ? "num" : null, scope: "col" }, h)))),
       el("tbody", {}, timingRow("kernel", r.kernel, interpreted), timingRow("eager", r.eager, interpreted),
         timingRow("torch.compile", r.compiled, interpreted)))),
+    libraryPanel(r.library ?? listed?.library, interpreted),
     r.kernels.length ? [el("h4", {}, "Compiled kernels"), el("div", { class: "scroll" }, el("table", { class: "kernels" },
       el("thead", {}, el("tr", {}, ["Kernel", "Launches", "Registers", "Spills", "Shared memory", "Warps", "Stages",
         "Compiled"].map((h, k) => el("th", { class: k && k < 7 ? "num" : null, scope: "col" }, h)))),
@@ -80,15 +109,10 @@ function lineage(steps, here) {
       : el("span", { class: "muted" }, ` · +${s.added_lines} −${s.removed_lines} lines`))));
 }
 
-async function download(candidate, specName, status) {
+async function saveModule(candidate, specName, status) {
   try {
-    const headers = token() ? { Authorization: `Bearer ${token()}` } : {};
-    const response = await fetch(`/api/candidates/${candidate.id}/module`, { headers });
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    const link = el("a", { href: URL.createObjectURL(await response.blob()),
-      download: `${specName}-run${candidate.run_id}-candidate${candidate.number}.py` });
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 5000);
+    await download(`/api/candidates/${candidate.id}/module`,
+      `${specName}-run${candidate.run_id}-candidate${candidate.number}.py`);
   } catch (error) {
     fill(status, errorBox(`download failed: ${error.message}`));
   }
@@ -104,33 +128,55 @@ function promptPanel(candidate) {
       el("pre", { class: "prompt-text" }, text))) : null);
 }
 
+// "Compare with kernel #N of this run": the other kernel's number, then the comparison page.
+function compareForm(candidate, status) {
+  const input = el("input", { type: "number", min: 0, "aria-label": "the kernel to compare with",
+    placeholder: "kernel #" });
+  return el("form", { class: "inline compare-with", onsubmit: async (event) => {
+    event.preventDefault();
+    if (input.value === "") return;
+    try {
+      const other = await api(`/api/runs/${candidate.run_id}/candidates/${Number(input.value)}`);
+      location.hash = `#/compare/candidates/${candidate.id}/${other.id}`;
+    } catch (error) {
+      fill(status, errorBox(error.message));
+    }
+  } }, el("label", {}, "with kernel ", input, " of this run"), " ", el("button", { class: "secondary" }, "Compare"));
+}
+
 // which: {id} or {run, number}
 export async function kernelView(root, which) {
   const candidate = await api(which.id ? `/api/candidates/${which.id}`
     : `/api/runs/${which.run}/candidates/${which.number}`);
-  const [run, steps, parents] = await Promise.all([api(`/api/runs/${candidate.run_id}`),
+  const [run, steps, parents, listed] = await Promise.all([api(`/api/runs/${candidate.run_id}`),
     api(`/api/candidates/${candidate.id}/lineage`),
-    Promise.all(candidate.parents.map((p) => api(`/api/candidates/${p.id}`)))]);
+    Promise.all(candidate.parents.map((p) => api(`/api/candidates/${p.id}`))),
+    api(`/api/runs/${candidate.run_id}/evaluations?candidate=${candidate.number}&limit=50`)]);
+  const inList = (e) => listed.items.find((item) => item.hardware === e.hardware);
   document.title = `Kernel #${candidate.number} · run #${candidate.run_id} · kernelevo`;
   const status = el("div", { role: "status" });
   fill(root,
     el("div", { class: "title-row" },
       el("h1", {}, `Kernel #${candidate.number} `, el("span", { class: "muted" }, "of "),
         el("a", { href: `#/runs/${run.id}` }, `run #${run.id} · ${run.spec_name}`)),
-      el("button", { onclick: () => download(candidate, run.spec_name, status) }, "Download the drop-in module")),
+      el("button", { onclick: () => saveModule(candidate, run.spec_name, status) }, "Download the drop-in module")),
     el("p", { class: "muted" }, `${candidate.operator}`, candidate.note ? ` · ${candidate.note}` : "",
       ` · island ${candidate.island} · made ${new Date(candidate.created_at * 1000).toLocaleString()}`),
     status,
     el("div", { class: "row" },
       el("div", { class: "grow" }, el("h2", {}, "Evaluation"), candidate.evaluations.length
-        ? candidate.evaluations.map(evaluation) : el("div", { class: "empty" }, "Not evaluated yet.")),
+        ? candidate.evaluations.map((e) => evaluation(e, inList(e)))
+        : el("div", { class: "empty" }, "Not evaluated yet.")),
       el("div", { class: "side" }, el("h2", {}, "Lineage"), lineage(steps, candidate.id),
         candidate.children.length ? [el("h2", {}, "Children"), el("ul", { class: "children" }, candidate.children.map(
           (c) => el("li", {}, el("a", { href: `#/candidates/${c.id}` }, `#${c.number}`), ` ${c.operator}`)))] : null,
-        el("h2", {}, "Prompt and model"), promptPanel(candidate))),
+        el("h2", {}, "Prompt and model"), promptPanel(candidate),
+        el("h2", {}, "Compare"), compareForm(candidate, status))),
     parents.map((parent) => el("section", { class: "parent-diff", dataset: { parent: parent.id } },
       el("h2", {}, "Diff against parent ", el("a", { href: `#/candidates/${parent.id}` }, `#${parent.number}`),
         el("span", { class: "muted" }, ` (${parent.operator})`)),
+      el("p", { class: "small" }, el("a", { href: `#/compare/candidates/${parent.id}/${candidate.id}` },
+        `#${parent.number} and #${candidate.number} side by side, with their timings`)),
       diffView(parent.source, candidate.source))),
     el("h2", {}, "Source"), highlighted(candidate.source));
 }

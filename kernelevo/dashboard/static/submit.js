@@ -37,7 +37,7 @@ function runConfig(form) {
   return config;
 }
 
-export async function submitView(root) {
+export async function submitView(root, page) {
   document.title = "Start a run · kernelevo";
   const specs = (await api("/api/specs?limit=500")).items;
   const status = el("div", { role: "status", "aria-live": "polite" });
@@ -90,6 +90,15 @@ export async function submitView(root) {
     }
   });
 
-  fill(root, el("h1", {}, "Start a run"),
-    token() ? null : el("p", { class: "notice" }, `Starting a run needs a token: ${NEED_TOKEN}.`), form);
+  // the notice asking for a token goes as soon as one is entered (and comes back if it is cleared), and with
+  // it the error that the last attempt without one left
+  const notice = el("div");
+  const ask = () => {
+    fill(notice, token() ? null : el("p", { class: "notice need-token" }, `Starting a run needs a token: ${NEED_TOKEN}.`));
+    if (token() && status.textContent.includes(NEED_TOKEN)) fill(status);
+  };
+  ask();
+  window.addEventListener("kernelevo-token", ask);
+  page.onLeave(() => window.removeEventListener("kernelevo-token", ask));
+  fill(root, el("h1", {}, "Start a run"), notice, form);
 }

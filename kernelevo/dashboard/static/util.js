@@ -68,3 +68,26 @@ export function errorBox(message) {
 }
 
 export const CPU_NOTE = "CPU run: kernels ran in Triton's interpreter, so its times are not GPU speeds";
+
+// Save what the API serves at `path` as a file (with the token, which a plain link could not send), under the
+// name the server gives it, else `filename`.
+export async function download(path, filename) {
+  const headers = token() ? { Authorization: `Bearer ${token()}` } : {};
+  const response = await fetch(path, { headers });
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  const named = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") || "");
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : filename });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 5000);
+}
+
+// The hash route's query: "#/runs/3/rejected?stage=compile" -> {stage: "compile"}
+export function hashQuery() {
+  const at = location.hash.indexOf("?");
+  return at < 0 ? {} : Object.fromEntries(new URLSearchParams(location.hash.slice(at + 1)));
+}
+
+// Operators' colours, told apart by people with the common colour-vision deficiencies (Tableau 10).
+const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#ff9da7",
+  "#e15759", "#bab0ac"];
+export const operatorColour = (k) => PALETTE[k % PALETTE.length];
