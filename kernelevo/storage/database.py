@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, overload
+from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -37,6 +38,10 @@ class DatabaseUnusable(Exception):
     def __init__(self, where: str | Path, reason: str) -> None:
         super().__init__(f"{where}: {reason}")
         self.where, self.reason = str(where), reason
+
+
+class DatabaseMissing(DatabaseUnusable):
+    """A SQLite file that does not exist, where the caller asked not to make one."""
 
 
 def utcnow() -> datetime:
@@ -61,13 +66,17 @@ def as_utc(moment: datetime | None) -> datetime | None:
 class Database:
     """An engine and its sessions. ``with db.session() as s:`` commits on success, rolls back on error."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, immutable: bool = False) -> None:
+        """``immutable``: a SQLite file read as one that cannot change (SQLite takes no locks and makes no
+        -wal or -shm file beside it): a read-only database that a command only reads."""
         self.url = url
         self.sqlite = url.startswith("sqlite")
         options: dict[str, Any] = {"pool_pre_ping": True}
         if self.sqlite:
             options["connect_args"] = {"timeout": 30, "check_same_thread": False}
-        self.engine: Engine = create_engine(url, **options)
+        path = self.path
+        engine_url = f"sqlite:///file:{quote(str(path))}?immutable=1&uri=true" if immutable and path else url
+        self.engine: Engine = create_engine(engine_url, **options)
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -80,7 +89,7 @@ class Database:
     @property
     def path(self) -> Path | None:
         """The SQLite file (None: PostgreSQL, or SQLite in memory)."""
-        name = self.engine.url.database if self.sqlite else None
+        name = make_url(self.url).database if self.sqlite else None
         return Path(name) if name and name != ":memory:" else None
 
     def migrate(self) -> None:
@@ -147,7 +156,7 @@ class Database:
                 connection.exec_driver_sql("ROLLBACK")
 
     def describe(self) -> str:
-        return self.engine.url.render_as_string(hide_password=True)
+        return make_url(self.url).render_as_string(hide_password=True)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -170,10 +179,12 @@ def open_database(url: str, *, write: bool = True, make_folder: bool = True, cre
     (the default database in the user's data directory); otherwise a missing folder is refused
     (a mistyped ``--db``). ``create``: a SQLite file that does not exist is made; otherwise it is
     refused (a command that only reads). Nothing is created beside a file that turns out unusable."""
-    db = Database(url)
+    db = Database(url, immutable=not write and _read_only_file(url))
     try:
         if db.path is not None:
             _check_sqlite_file(db.path, make_folder=make_folder, create=create)
+            if write:
+                _check_writable_file(db.path)
         if write:
             db.check_writable()
         db.migrate()
@@ -186,6 +197,17 @@ def open_database(url: str, *, write: bool = True, make_folder: bool = True, cre
     return db
 
 
+def _read_only_file(url: str) -> bool:
+    """A SQLite file this process cannot write (nor its folder), with no write-ahead log left beside it: it
+    is read as immutable, and nothing is made beside it."""
+    if not url.startswith("sqlite"):
+        return False
+    name = make_url(url).database
+    if not name or name == ":memory:" or not Path(name).is_file() or Path(f"{name}-wal").exists():
+        return False
+    return not (os.access(name, os.W_OK) and os.access(Path(name).parent, os.W_OK))
+
+
 def _check_sqlite_file(path: Path, *, make_folder: bool, create: bool) -> None:
     """What can be told of a SQLite file before SQLite opens it (and, opening it, creates files beside it)."""
     if path.is_dir():
@@ -196,7 +218,7 @@ def _check_sqlite_file(path: Path, *, make_folder: bool, create: bool) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         if not create:
-            raise DatabaseUnusable(path, "no database there (a run makes one: kernelevo run --db PATH SPEC)")
+            raise DatabaseMissing(path, "no database there (a run makes one: kernelevo run --db PATH SPEC)")
         return
     try:
         with open(path, "rb") as file:
@@ -205,6 +227,15 @@ def _check_sqlite_file(path: Path, *, make_folder: bool, create: bool) -> None:
         raise DatabaseUnusable(path, f"cannot be read ({exc.strerror or exc})") from None
     if header and header != SQLITE_HEADER:  # an empty file is an empty database to SQLite
         raise DatabaseUnusable(path, "not a kernelevo database (file is not a database)")
+
+
+def _check_writable_file(path: Path) -> None:
+    """Refuse a SQLite file this process cannot write before SQLite opens it: opened, it would leave its -wal
+    and -shm files beside a file it cannot checkpoint into."""
+    for what, where in (("the file", path), ("its folder", path.parent)):
+        if where.exists() and not os.access(where, os.W_OK):
+            raise DatabaseUnusable(path, f"cannot be written ({what} is read-only): kernelevo writes its runs "
+                                         "there; check the file's and its folder's permissions (and chattr)")
 
 
 def _explain(exc: BaseException, *, sqlite: bool) -> str:
