@@ -15,6 +15,7 @@ target: never lost, never counted twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +161,15 @@ class RayEvaluatorPool:
             target.free.put_nowait(actor)
         finally:
             self._rejoining.discard(asyncio.current_task())
+
+    def abort(self) -> None:
+        """Kill every actor now (a search stopped at once): Ray restarts none of them."""
+        import ray
+
+        for target in self.targets:
+            for actor in target.actors:
+                with contextlib.suppress(Exception):  # one already gone
+                    ray.kill(actor, no_restart=True)
 
     async def close(self) -> None:
         import ray
