@@ -33,7 +33,7 @@ def serve(args: argparse.Namespace, console: Console) -> int:
 def token(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.storage.tokens import create_token, list_tokens, revoke_token
 
-    db = database(args)
+    db = database(args, write=args.action != "list")
     with db.session() as session:
         if args.action == "create":
             if not args.name:
