@@ -28,7 +28,6 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK_KEY = 0x6B65726E656C  # "kernel": one advisory lock shared by every kernelevo process
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 
 
 class DatabaseUnusable(Exception):
@@ -220,13 +219,11 @@ def _check_sqlite_file(path: Path, *, make_folder: bool, create: bool) -> None:
         if not create:
             raise DatabaseMissing(path, "no database there (a run makes one: kernelevo run --db PATH SPEC)")
         return
-    try:
-        with open(path, "rb") as file:
-            header = file.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise DatabaseUnusable(path, f"cannot be read ({exc.strerror or exc})") from None
-    if header and header != SQLITE_HEADER:  # an empty file is an empty database to SQLite
-        raise DatabaseUnusable(path, "not a kernelevo database (file is not a database)")
+    # Never opened here, only asked about: closing any descriptor of the file would drop the locks this
+    # process's SQLite connections hold on it (POSIX locks are per process), and another process could then
+    # take the file as unused and remove its -shm from under them. SQLite itself says "file is not a database".
+    if not os.access(path, os.R_OK):
+        raise DatabaseUnusable(path, "cannot be read (permission denied)")
 
 
 def _check_writable_file(path: Path) -> None:

@@ -135,7 +135,7 @@ def test_an_unreadable_database_is_named(tmp_path: Path) -> None:
     path = made_database(tmp_path / "kernelevo.db")
     path.chmod(0)
     try:
-        assert unusable(path) == "cannot be read (Permission denied)"
+        assert unusable(path) == "cannot be read (permission denied)"
     finally:
         path.chmod(0o644)
 
@@ -169,3 +169,31 @@ for _ in range(20):
         with open(log, "a") as f:
             f.write("out\\n"); f.flush()
 """
+
+
+OPEN_AND_CLOSE = """
+import sys
+from kernelevo.storage.database import open_database
+open_database(sys.argv[1], write=False).dispose()
+"""
+
+
+def test_opening_a_database_again_keeps_the_locks_of_the_connections_open_on_it(tmp_path: Path) -> None:
+    """A process that opens a database it has open already (a test polling a run, the API) must not drop its
+    connections' locks: another process closing the database would then take it for unused and remove the
+    -shm file from under them (a killed driver's resumed run was read back as "malformed" so)."""
+    path = made_database(tmp_path / "kernelevo.db")
+    url = f"sqlite:///{path}"
+    first = open_database(url)
+    try:
+        with first.session() as session:  # the write-ahead log holds something, as a running search's does
+            session.connection().exec_driver_sql(
+                "INSERT INTO api_tokens (name, digest, created_at) VALUES ('a', 'b', '2026-01-01')")
+        open_database(url).dispose()  # the same process opens it again
+        subprocess.run([sys.executable, "-c", OPEN_AND_CLOSE, url], check=True, timeout=120)
+        assert (tmp_path / "kernelevo.db-shm").exists()
+        with first.session() as session:
+            assert session.connection().exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+            assert session.connection().exec_driver_sql("SELECT count(*) FROM api_tokens").scalar() == 1
+    finally:
+        first.dispose()
