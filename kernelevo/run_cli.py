@@ -212,7 +212,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     models' test calls -- before the database is opened for writing and the run's row is made."""
     from kernelevo.spec import SpecError, read_spec
     from kernelevo.storage.runs import RunBusy, RunNotFound
-    from kernelevo.utils import aio
     from kernelevo.variation.models import PreflightError
 
     if (args.spec is None) == (args.resume is None):
@@ -236,7 +235,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                             "kernels for sm_90 here; run the search on a GPU machine or a Ray cluster with GPUs")
             # The spec runs in an isolated child as the run's judge will run it (a get_inputs that raises, a
             # reference that is nondeterministic), while every model answers a test call.
-            aio.run(_ready_to_start(config, spec))
+            asyncio.run(_ready_to_start(config, spec))
             from kernelevo.driver import new_run  # (seconds of imports: after the quick checks)
 
             db = database(args)  # only now: a run that cannot start leaves no database behind
@@ -248,7 +247,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             if args.device:
                 updates["evaluation"] = {**current.evaluation.model_dump(), "device": args.device}
             config = _validated({**current.model_dump(), **updates})
-            aio.run(_ready_to_start(config, None))
+            asyncio.run(_ready_to_start(config, None))
             run_id = args.resume
             from kernelevo.driver import stored_config
 
@@ -268,8 +267,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         logging.getLogger("kernelevo").setLevel(logging.INFO)
     display: LiveDisplay | LogDisplay = LiveDisplay(console) if interactive else LogDisplay()
     try:
-        outcome = aio.run(run_search(db, run_id, on_start=display.attach, on_event=display.event,
-                                     export_to=args.export_to))
+        outcome = asyncio.run(run_search(db, run_id, on_start=display.attach, on_event=display.event,
+                                         export_to=args.export_to))
     except (SpecError, RunSetupError, RunBusy) as exc:
         display.close()
         return fail(str(exc))

@@ -1,4 +1,4 @@
-"""Running the command line's coroutines on an event loop whose thread hand-offs can be cancelled cleanly.
+"""Thread hand-offs that a cancelled caller leaves behind: closed, not left to warn.
 
 litellm's ``acompletion`` builds its request in a thread (``loop.run_in_executor``) and then
 awaits the coroutine that thread returns. A call cancelled meanwhile -- the search stopping
@@ -7,9 +7,9 @@ coroutine, and Python warns "RuntimeWarning: coroutine 'OpenAIChatCompletion.aco
 was never awaited" when it is collected: after a run whose model server had died (its
 calls were retrying when the run stopped) that warning was the last thing printed.
 
-:func:`run` runs a coroutine as :func:`asyncio.run` does, on a loop that closes a coroutine
-a thread hands back to a task that no longer waits for it. Closing it is all there is to do:
-the request it held was never sent.
+:func:`guard_hand_offs` makes the running loop close a coroutine a thread hands back to a
+task that no longer waits for it. Closing it is all there is to do: the request it held was
+never sent. The LLM client guards the loop it runs on before its first call.
 """
 
 from __future__ import annotations
@@ -24,22 +24,30 @@ from typing import Any, TypeVar, TypeVarTuple
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
-
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)`` on a :class:`HandOffLoop` (Ctrl-C cancels ``main``, as asyncio.run does)."""
-    with asyncio.Runner(loop_factory=HandOffLoop) as runner:
-        return runner.run(main)
+_GUARDED = "_kernelevo_guarded_hand_offs"
 
 
-class HandOffLoop(asyncio.SelectorEventLoop):
-    """The default loop on Linux, with :meth:`run_in_executor` closing what a cancelled caller leaves."""
+def guard_hand_offs(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Make ``loop`` (default: the running one) close what a thread hands back to a cancelled task.
 
-    def run_in_executor(self, executor: Executor | None, func: Callable[[*Ts], T],
-                        *args: *Ts) -> asyncio.Future[T]:
-        hand_off = _HandOff(self, asyncio.current_task(self))
-        future = super().run_in_executor(executor, hand_off.call, func, *args)
+    Its ``run_in_executor`` is wrapped (``asyncio.to_thread`` goes through it too); what passes
+    through is unchanged. Once per loop; a loop whose methods cannot be replaced is left as it is."""
+    loop = loop or asyncio.get_running_loop()
+    if getattr(loop, _GUARDED, False):
+        return
+    plain = loop.run_in_executor
+
+    def run_in_executor(executor: Executor | None, func: Callable[[*Ts], T], *args: *Ts) -> asyncio.Future[T]:
+        hand_off = _HandOff(loop, asyncio.current_task(loop))
+        future = plain(executor, hand_off.call, func, *args)
         future.add_done_callback(hand_off.settled)
         return future
+
+    try:
+        setattr(loop, "run_in_executor", run_in_executor)  # noqa: B010 (mypy: no assigning to a method)
+        setattr(loop, _GUARDED, True)
+    except AttributeError:  # a loop written in C (uvloop): left as it is
+        pass
 
 
 class _HandOff:
