@@ -38,13 +38,14 @@ def validation_message(exc: ValidationError, *, flags: Mapping[str, str] | None 
     problem = str(first["msg"]).removeprefix("Value error, ")
     problem = problem[:1].lower() + problem[1:]
     given = first.get("input")
-    scalar = isinstance(given, str | int | float | bool) and not isinstance(given, dict)
-    flag = _flag_for(path, flags or {})
+    scalar = isinstance(given, str | int | float | bool)
+    flag, below = _flag_for(path, flags or {})
     if exc.title == SETTINGS_TITLE and path:
         name = f"KERNELEVO_{path.split('.')[0].upper()}"
         head = f"{name}={given}" if scalar else name
     elif flag:
-        head = f"{flag} {given}" if scalar and flag not in ("--no-ray", "--offline-fallback") else flag
+        value = f"{below}={given}" if below else given  # --budget minutes=-1
+        head = f"{flag} {value}" if scalar and flag not in ("--no-ray", "--offline-fallback") else flag
     else:
         head = path or exc.title
         problem += f" (got {given!r})" if scalar else ""
@@ -52,14 +53,15 @@ def validation_message(exc: ValidationError, *, flags: Mapping[str, str] | None 
     return f"{where}{head}: {problem}{more}"
 
 
-def _flag_for(path: str, flags: Mapping[str, str]) -> str | None:
-    """The flag of ``path`` or of the nearest field above it (``budget.minutes`` -> ``--budget``)."""
+def _flag_for(path: str, flags: Mapping[str, str]) -> tuple[str | None, str]:
+    """The flag of ``path``, or of the nearest field above it and the path below that field
+    (``budget.minutes`` -> ``("--budget", "minutes")``); ``(None, "")`` if none."""
     parts = path.split(".")
     for n in range(len(parts), 0, -1):
         flag = flags.get(".".join(parts[:n]))
         if flag:
-            return flag
-    return None
+            return flag, ".".join(parts[n:])
+    return None, ""
 
 
 def device_problem(device: str, *, remote_gpus: bool = False) -> str | None:
