@@ -15,7 +15,9 @@ The database is a SQLite file in the user's data directory, ``--db PATH``, or
 
 Exit status: 0 for success (a finished run, a correct kernel, a valid spec), 1 for a
 rejected kernel or a run that found no correct kernel, 2 for bad input (a missing file,
-a broken spec, a configuration that cannot work).
+a broken spec, a configuration that cannot work, a database that cannot be used), 130
+for a command Ctrl-C ended (a run stopped at once by a second Ctrl-C is left interrupted,
+to resume). Bad input is one line on stderr naming the argument, never a traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -143,6 +146,23 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     console = Console(stderr=False)
+    from pydantic import ValidationError
+
+    from kernelevo.cli_checks import validation_message
+    from kernelevo.storage.database import DatabaseUnusable
+
+    try:
+        return _command(args, console)
+    except DatabaseUnusable as exc:  # every command opens its database through run_cli.database
+        return _fail(console, str(exc))
+    except ValidationError as exc:  # settings from the environment (KERNELEVO_*), and anything else typed
+        return _fail(console, validation_message(exc))
+    except KeyboardInterrupt:  # Ctrl-C before anything was written (a run's own is handled by run_cli)
+        Console(stderr=True).print(f"interrupted: kernelevo {args.command} stopped", highlight=False)
+        return 130
+
+
+def _command(args: argparse.Namespace, console: Console) -> int:
     if args.command in ("serve", "token"):
         from kernelevo import service_cli
 
@@ -166,11 +186,15 @@ def _fail(console: Console, message: str) -> int:
 
 
 def _eval(args: argparse.Namespace, console: Console) -> int:
+    from kernelevo.cli_checks import device_problem
     from kernelevo.eval_cli import eval_kernelbench, eval_kernels
     from kernelevo.evaluation import EvalOptions
     from kernelevo.evaluation.options import library_option
     from kernelevo.spec import SpecError, read_spec
 
+    problem = device_problem(args.device, remote_gpus=bool(os.environ.get("RAY_ADDRESS")) and not args.no_ray)
+    if problem:
+        return _fail(console, problem)
     baselines = args.baselines.split(",") if args.baselines else None
     try:
         library = library_option(args.library) if args.library is not None else None
@@ -202,9 +226,13 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
 
 
 def _spec(args: argparse.Namespace, console: Console) -> int:
+    from kernelevo.cli_checks import device_problem
     from kernelevo.report import print_spec_report
     from kernelevo.spec import SpecError, load_spec
 
+    problem = device_problem(args.device)
+    if problem:
+        return _fail(console, problem)
     try:
         spec, report = load_spec(args.spec, device=args.device)
     except SpecError as exc:

@@ -61,6 +61,10 @@ OFFLINE_HINT = (
 )
 
 
+INTERRUPTED = ("stopped at once (Ctrl-C twice): the evaluations under way were dropped, every finished one is "
+               "kept; resume it to go on")
+
+
 class RunSetupError(ValueError):
     """The run cannot start as configured; the message says how to fix it."""
 
@@ -175,7 +179,7 @@ async def run_search(
             loop.add_seeds(seeds + made)
         if on_start:
             on_start(loop)
-        _handle_ctrl_c(loop)
+        _handle_ctrl_c(loop, pool)
         heartbeat = asyncio.create_task(_heartbeat(db, run_id, owner, loop, recorder))
         try:
             with _fewer_collections():
@@ -187,6 +191,9 @@ async def run_search(
             recorder.save_prompts(state.prompts)
         progress = snapshot(loop)
         recorder.progress(progress, force=True)
+    except asyncio.CancelledError:  # Ctrl-C twice (or once while it started): resumable, not failed
+        _finish(db, run_id, owner, RunStatus.INTERRUPTED, INTERRUPTED)
+        raise
     except BaseException as exc:
         _finish(db, run_id, owner, RunStatus.FAILED, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
         raise
@@ -267,9 +274,12 @@ async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, re
             loop.stop("stopped on request (the API)")
 
 
-def _handle_ctrl_c(loop: SearchLoop) -> None:
-    """First Ctrl-C: stop making candidates, finish those being evaluated. Second: stop now."""
+def _handle_ctrl_c(loop: SearchLoop, pool: EvaluatorPool) -> None:
+    """First Ctrl-C: stop making candidates, finish those being evaluated. Second: stop now -- the driver's
+    task is cancelled (the loop keeps the results already in) and the evaluations under way are killed;
+    :func:`run_search` leaves the run interrupted, to resume."""
     event_loop = asyncio.get_running_loop()
+    driver = asyncio.current_task()
     presses = 0
 
     def on_sigint() -> None:
@@ -278,9 +288,10 @@ def _handle_ctrl_c(loop: SearchLoop) -> None:
         if presses == 1:
             log.warning("stopping: finishing the evaluations under way (Ctrl-C again to stop at once)")
             loop.stop("stopped by Ctrl-C")
-        else:
-            for task in asyncio.all_tasks(event_loop):
-                task.cancel()
+            return
+        if driver is not None:
+            driver.cancel()  # before the kills: no killed evaluation's result reaches the loop first
+        pool.abort()
 
     # not possible off the main thread (a test, a Ray worker): then Ctrl-C is theirs to handle
     with contextlib.suppress(NotImplementedError, RuntimeError):

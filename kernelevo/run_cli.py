@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import json
 import logging
@@ -17,25 +18,53 @@ import os
 import shlex
 import socket
 import sys
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from kernelevo.cli_checks import (
+    RUN_FLAGS,
+    check_out_dir,
+    check_run_config,
+    load_config_file,
+    remote_gpus,
+    validation_message,
+)
 from kernelevo.evaluation.options import library_option
 from kernelevo.records.run import RunStatus
 from kernelevo.search.config import Budget, RunConfig
 from kernelevo.settings import Settings
-from kernelevo.storage.database import Database, open_database
+from kernelevo.storage.database import Database, DatabaseMissing, DatabaseUnusable, open_database
+
+if TYPE_CHECKING:
+    from kernelevo.spec import Spec
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C ended
 
 
-def database(args: argparse.Namespace) -> Database:
-    """The database the command works on: ``--db`` (a SQLite file), ``KERNELEVO_DATABASE_URL``, or the default."""
-    return open_database(Settings().resolved_database_url(getattr(args, "db", None)))
+def database(args: argparse.Namespace, *, write: bool = True, create: bool | None = None) -> Database:
+    """The database the command works on: ``--db`` (a SQLite file), ``KERNELEVO_DATABASE_URL``, or the default.
+
+    Every command opens it here. One that cannot be used raises :class:`DatabaseUnusable` naming how it was
+    given (``--db PATH: ...``), before anything is written to it or beside it. ``write``: the command writes
+    (a read-only database is refused). ``create``: a SQLite file that does not exist is made (by default when
+    the command writes, or it is the default database; :class:`DatabaseMissing` otherwise: a mistyped
+    ``--db`` is not made)."""
+    flag = getattr(args, "db", None)
+    settings = Settings()
+    default = not flag and not settings.database_url
+    try:
+        return open_database(settings.resolved_database_url(flag), write=write, make_folder=default,
+                             create=(write or default) if create is None else create)
+    except DatabaseUnusable as exc:
+        named = f"--db {flag}" if flag else (f"KERNELEVO_DATABASE_URL ({exc.where})" if settings.database_url
+                                            else f"the database {exc.where}")
+        raise type(exc)(named, exc.reason) from None
 
 
 def fail(message: str) -> int:
@@ -94,8 +123,13 @@ def llm_models(args: argparse.Namespace, current: list[Any]) -> list[Any] | None
     else:
         flags = ", ".join(f"--{k.replace('_', '-')}" for k in shared)
         raise ValueError(f"{flags} set(s) a model's options, but no model is given: add --model PROVIDER/MODEL")
-    return [LLMConfig(**{**m, **{k: v for k, v in shared.items() if k not in o}}) for m, o in zip(base, own,
-                                                                                                  strict=True)]
+    models = []
+    for m, o in zip(base, own, strict=True):
+        try:
+            models.append(LLMConfig(**{**m, **{k: v for k, v in shared.items() if k not in o}}))
+        except ValidationError as exc:
+            raise ValueError(validation_message(exc, where=f"--model {m.get('model')}: ")) from None
+    return models
 
 
 def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -> dict[str, Any]:
@@ -106,7 +140,7 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
         updates["models"], updates["llm"] = [m.model_dump() for m in models], None
     if args.offline_fallback:
         updates["offline_fallback"] = True
-    if args.budget:
+    if args.budget is not None:  # an empty --budget is a mistake, not the default
         updates["budget"] = Budget.parse(args.budget).model_dump()
     for flag in ("workers", "in_flight", "descriptors", "islands", "seed", "seed_from"):
         if getattr(args, flag) is not None:
@@ -119,13 +153,23 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
 
 
 def _new_config(args: argparse.Namespace) -> RunConfig:
-    config = RunConfig.load(args.config) if args.config else RunConfig()
+    config = load_config_file(args.config) if args.config else RunConfig()
     merged = {**config.model_dump(), **config_updates(args, config)}
     if args.device:
         merged["evaluation"] = {**merged["evaluation"], "device": args.device}
     if args.library is not None:
         merged["evaluation"] = {**merged["evaluation"], "library": library_option(args.library)}
-    return RunConfig.model_validate(merged)
+    return _validated(merged)
+
+
+def _validated(settings: dict[str, Any]) -> RunConfig:
+    """The run's settings after the command line's flags; ValueError naming the flag (or field) and the problem."""
+    try:
+        config = RunConfig.model_validate(settings)
+    except ValidationError as exc:
+        raise ValueError(validation_message(exc, flags=RUN_FLAGS)) from None
+    check_run_config(config)
+    return config
 
 
 def settings_lines(config: RunConfig) -> list[str]:
@@ -170,11 +214,11 @@ def _db_flag(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from kernelevo.driver import RunSetupError, new_run, run_search, stored_config
-    from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
+    """``kernelevo run``: every argument is checked -- the settings, the spec run in an isolated child, the
+    models' test calls -- before the database is opened for writing and the run's row is made."""
     from kernelevo.spec import SpecError, read_spec
     from kernelevo.storage.runs import RunBusy, RunNotFound
-    from kernelevo.variation.models import PreflightError, preflight
+    from kernelevo.variation.models import PreflightError
 
     if (args.spec is None) == (args.resume is None):
         return fail("give a spec to start a run, or --resume RUN_ID to continue one (kernelevo runs lists them)")
@@ -182,35 +226,48 @@ def run(args: argparse.Namespace, console: Console) -> int:
         what = "is a directory: give the spec's Python file" if Path(args.spec).is_dir() else "was not found"
         return fail(f"spec {args.spec!r} {what} (a KernelBench-format Python file, e.g. examples/gelu/spec.py)")
     try:
+        check_out_dir("--out", args.out)
+        check_out_dir("--export-to", args.export_to)
         if args.resume is None:
-            spec = read_spec(args.spec)
+            # a database there already is checked first (it may be another program's, or read-only); a new one
+            # is made only once the run can start
+            with contextlib.suppress(DatabaseMissing):
+                database(args, create=False).dispose()
             config = _new_config(args)
+            spec = read_spec(args.spec)
             if spec.settings.language == "cuda" and not _cuda_can_run(config):
                 return fail(f"{spec.name} is a CUDA spec: its kernels need a GPU to run, and this run's evaluators "
                             f"have none. `{_command()} eval {args.spec} KERNEL.py` checks and compiles CUDA "
                             "kernels for sm_90 here; run the search on a GPU machine or a Ray cluster with GPUs")
+            # The spec runs in an isolated child as the run's judge will run it (a get_inputs that raises, a
+            # reference that is nondeterministic), while every model answers a test call.
+            asyncio.run(_ready_to_start(config, spec))
+            from kernelevo.driver import new_run  # (seconds of imports: after the quick checks)
+
+            db = database(args)  # only now: a run that cannot start leaves no database behind
+            run_id = new_run(db, spec, config, owner=f"{getpass.getuser()}@{socket.gethostname()}", out=args.out)
         else:
             db = database(args)
-            current = stored_config(db, args.resume)
+            current = _stored(db, args.resume)
             updates = config_updates(args, current)
             if args.device:
                 updates["evaluation"] = {**current.evaluation.model_dump(), "device": args.device}
             if args.library is not None:
                 updates["evaluation"] = {**updates.get("evaluation", current.evaluation.model_dump()),
                                          "library": library_option(args.library)}
-            config = RunConfig.model_validate({**current.model_dump(), **updates})
-        # Every model answers a test call before anything is written: a run never starts on a broken model.
-        asyncio.run(preflight(config.llm_models()))
-        if args.resume is None:
-            db = database(args)  # only now: a run that cannot start leaves no database behind
-            run_id = new_run(db, spec, config, owner=f"{getpass.getuser()}@{socket.gethostname()}", out=args.out)
-        else:
+            config = _validated({**current.model_dump(), **updates})
+            asyncio.run(_ready_to_start(config, None))
             run_id = args.resume
+            from kernelevo.driver import stored_config
+
             stored_config(db, run_id, updates)
     except PreflightError as exc:
         return fail(str(exc))
-    except (SpecError, ValueError, ValidationError, OSError, RunNotFound) as exc:
-        return fail(str(exc).splitlines()[0] if isinstance(exc, ValidationError) else str(exc))
+    except (SpecError, ValueError, OSError, RunNotFound) as exc:
+        return fail(str(exc))
+    from kernelevo.driver import RunSetupError, run_search
+    from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
+
     for line in settings_lines(config):
         console.print(line, highlight=False, soft_wrap=True)
     console.print(f"run {run_id} in {db.describe()}", highlight=False)
@@ -224,6 +281,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except (SpecError, RunSetupError, RunBusy) as exc:
         display.close()
         return fail(str(exc))
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C twice (or once, while it started)
+        display.close()
+        return _interrupted(args, db, run_id)
     display.close()
     console.print(f"[bold]stopped:[/] {outcome.reason}")
     table = Table(title=f"kernelevo run {run_id}: {outcome.loop.spec.name}", show_header=False)
@@ -241,6 +301,46 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if outcome.status == RunStatus.FAILED:
         return EXIT_REJECTED
     return EXIT_OK if outcome.state.correct_count() else EXIT_REJECTED
+
+
+async def _ready_to_start(config: RunConfig, spec: Spec | None) -> None:
+    """Check ``spec`` in an isolated child (a new run's; a resumed run's spec was checked when it started) while
+    every model answers a test call; the spec's problem first (SpecError), else the models' (PreflightError)."""
+    from kernelevo.spec import check_spec
+    from kernelevo.variation.models import preflight
+
+    checks: list[Awaitable[object]] = [preflight(config.llm_models())]
+    if spec is not None:  # on this machine: on a Ray cluster's GPUs it is checked again as its judges start
+        device = "cpu" if remote_gpus(config) else config.evaluation.device
+        checks.insert(0, asyncio.to_thread(check_spec, spec, device="cuda" if device.startswith("cuda") else device))
+    for outcome in await asyncio.gather(*checks, return_exceptions=True):
+        if isinstance(outcome, BaseException):
+            raise outcome
+
+
+def _stored(db: Database, run_id: int) -> RunConfig:
+    """A run's stored settings (RunNotFound; ValueError if they no longer validate)."""
+    from kernelevo.storage.runs import get_run
+
+    with db.session() as session:
+        settings = get_run(session, run_id).config
+    try:
+        return RunConfig.model_validate(settings)
+    except ValidationError as exc:
+        raise ValueError(validation_message(exc, where=f"run {run_id}'s stored settings: ")) from None
+
+
+def _interrupted(args: argparse.Namespace, db: Database, run_id: int) -> int:
+    """One line for a run stopped at once: what it kept and how to go on."""
+    from kernelevo.storage.runs import get_run, status_of
+
+    with db.session() as session:
+        row = get_run(session, run_id)
+        status, evaluations = status_of(row).value, row.evaluations
+    Console(stderr=True).print(f"stopped at once: run {run_id} is {status}, with its {evaluations} finished "
+                               f"evaluations kept; continue it with: {_command()} run{_db_flag(args)} --resume "
+                               f"{run_id}", highlight=False, soft_wrap=True)
+    return EXIT_INTERRUPTED
 
 
 def model_table(rows: list[dict[str, Any]]) -> Table:
@@ -261,7 +361,7 @@ def model_table(rows: list[dict[str, Any]]) -> Table:
 def runs(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.storage.runs import list_runs, run_info
 
-    db = database(args)
+    db = database(args, write=False)
     with db.session() as session:
         infos = [run_info(session, row) for row in list_runs(session, status=args.status, limit=args.limit)]
     if args.json:

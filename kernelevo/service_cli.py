@@ -60,7 +60,7 @@ def contained_enough(*, unsafe_local: bool) -> str | None:
 def token(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.storage.tokens import create_token, list_tokens, revoke_token
 
-    db = database(args)
+    db = database(args, write=args.action != "list")
     with db.session() as session:
         if args.action == "create":
             if not args.name:

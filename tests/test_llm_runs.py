@@ -12,6 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,12 +120,36 @@ def test_a_refused_key_is_named(tmp_path: Path, servers: list[ScriptedLLMServer]
     (["run", str(GELU / "spec.py"), "--budget", "hours=3"], "use evals=N, minutes=M"),
     (["run", str(GELU / "spec.py"), "--api-base", "http://127.0.0.1:9/v1"], "no model is given: add --model"),
     (["run", str(GELU / "spec.py"), "--model", "openai/x,price=cheap"], "price takes dollars per million tokens"),
+    (["run", str(GELU / "spec.py"), "--budget", ""], "--budget '': use evals=N"),  # not the default 200
+    (["run", str(GELU / "spec.py"), "--budget", "minutes=nan"], "--budget 'minutes=nan': minutes takes a finite"),
+    (["run", str(GELU / "spec.py"), "--budget", "evals=inf"], "--budget 'evals=inf': evals takes a finite"),
+    (["run", str(GELU / "spec.py"), "--workers", "0"], "--workers 0: input should be greater than or equal to 1"),
+    (["run", str(GELU / "spec.py"), "--in-flight", "0"], "--in-flight 0: input should be greater than or equal"),
+    (["run", str(GELU / "spec.py"), "--descriptors", "bogus"], "--descriptors bogus: unknown descriptor(s) bogus"),
+    (["run", str(GELU / "spec.py"), "--device", "foo"], "--device foo: use auto, cpu, cuda or cuda:N"),
+    (["run", str(GELU / "spec.py"), "--model", "openai/x", "--max-tokens", "0"],
+     "--model openai/x: max_tokens: input should be greater than 0"),
 ])
 def test_bad_arguments_get_one_line_and_leave_nothing(tmp_path: Path, args: list[str], message: str) -> None:
     done = kernelevo(tmp_path, *args, "--db", str(tmp_path / "runs.db"), "--out", str(tmp_path / "out"))
     assert done.returncode == 2, done.stdout + done.stderr
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert nothing_written(tmp_path) and not (tmp_path / "runs").exists() and not (tmp_path / "run.json").exists()
+
+
+def test_a_spec_whose_inputs_cannot_be_made_is_rejected_before_the_run_exists(tmp_path: Path) -> None:
+    """The spec runs in an isolated child, as the run's judge would run it, before anything is written."""
+    spec = tmp_path / "spec" / "spec.py"
+    spec.parent.mkdir()
+    spec.write_text((GELU / "spec.py").read_text().replace(
+        "def get_inputs():\n", "def get_inputs():\n    raise RuntimeError('no inputs today')\n"))
+    for seed in GELU.glob("seed*.py"):
+        (spec.parent / seed.name).write_text(seed.read_text())
+    done = kernelevo(tmp_path, "run", str(spec), "--db", str(tmp_path / "runs.db"), "--out", str(tmp_path / "out"),
+                     "--device", "cpu", "--no-ray")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "get_inputs() raised RuntimeError: no inputs today" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and nothing_written(tmp_path)
 
 
 # -- during the run ---------------------------------------------------------------------------------
@@ -258,6 +283,35 @@ def test_ctrl_c_finishes_only_the_evaluations_under_way_and_resume_evaluates_the
     assert run["status"] == "finished"
     made_after, evaluated_after = counts(tmp_path)
     assert evaluated_after == made, (made_after, evaluated_after, made)  # the queue first, then nothing new
+
+
+@pytest.mark.slow
+def test_a_server_that_dies_mid_run_leaves_no_unawaited_coroutine(tmp_path: Path,
+                                                                   servers: list[ScriptedLLMServer]) -> None:
+    """LLM calls retrying against a dead server when the run stops are cancelled while litellm builds their
+    requests in a thread: what that thread returns is closed (kernelevo.utils.aio), not left to warn
+    "coroutine ... was never awaited". Before the fix this run printed that warning every time."""
+    server = ScriptedLLMServer()
+    servers.append(server)
+    server.add(Reply(content="OK"))  # the test call before the run; then the server dies
+
+    def die(request: dict[str, Any]) -> Reply:
+        threading.Thread(target=server.close).start()
+        return Reply(status=500)
+
+    server.responder = die
+    config = tmp_path / "run.toml"  # retried at once, for long: calls are under way whenever the run stops
+    config.write_text(f'[llm]\nmodel = "openai/test-model"\napi_base = "{server.base_url}"\n'
+                      'api_key_env = "TEST_KEY"\nmax_retries = 100000\nbackoff_s = 0.0\n')
+    done = kernelevo(tmp_path, *run_args(tmp_path, "--config", str(config), "--in-flight", "6", evals=4),
+                     env={"TEST_KEY": "sk-test"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "evaluation budget (4) reached" in done.stdout
+    assert "never awaited" not in done.stderr and "RuntimeWarning" not in done.stderr, done.stderr[-3000:]
+    again = kernelevo(tmp_path, "run", "--resume", "1", "--db", str(tmp_path / "runs.db"), "--plain",
+                      "--budget", "evals=6", env={"TEST_KEY": "sk-test"})
+    assert again.returncode == 2 and "did not answer a test call" in again.stderr, again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1
 
 
 def test_an_llm_that_keeps_rate_limiting_does_not_starve_the_evaluators(tmp_path: Path,

@@ -15,6 +15,7 @@ target: never lost, never counted twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,7 @@ class RayEvaluatorPool:
         self.max_restarts = max_restarts
         self.requeued = 0  # evaluations run again after an actor died
         self.crashed = 0  # candidates whose second evaluation died too
+        self._aborted = False  # abort(): the actors were killed on purpose
         self._rejoining: set[asyncio.Task[None]] = set()  # dead actors' slots waiting to rejoin (held: not GC'd)
         self.workers = 0
         self.capacity = 0  # candidates the actors of the smallest target take at once
@@ -126,6 +128,9 @@ class RayEvaluatorPool:
             try:
                 result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source, race)
             except RayActorError as exc:
+                if self._aborted:  # killed by abort(): nothing to retry, nothing to tell
+                    return target.label, EvalResult(stage=Stage.COMPILE, error=ErrorKind.EVALUATOR_ERROR,
+                                                    message="the evaluator was stopped")
                 # Ray restarts the actor; it rejoins the free queue once it answers again, so the retry
                 # goes to an actor that is up (a call sent in the moment before Ray marks the actor as
                 # restarting fails too: the retry found the dead actor so, now and then, and crashed)
@@ -160,6 +165,16 @@ class RayEvaluatorPool:
             target.free.put_nowait(actor)
         finally:
             self._rejoining.discard(asyncio.current_task())
+
+    def abort(self) -> None:
+        """Kill every actor now (a search stopped at once): Ray restarts none of them."""
+        import ray
+
+        self._aborted = True
+        for target in self.targets:
+            for actor in target.actors:
+                with contextlib.suppress(Exception):  # one already gone
+                    ray.kill(actor, no_restart=True)
 
     async def close(self) -> None:
         import ray

@@ -141,6 +141,9 @@ class SimulatedPool:
         window = end - begin
         return done / window, sum(per_evaluator) / (self.workers * window), min(per_evaluator) / window
 
+    def abort(self) -> None:
+        """Nothing to kill: the simulated evaluations are sleeps, cancelled with their tasks."""
+
     async def close(self) -> None:
         if self._measurer is not None:
             self._measurer.shutdown(cancel_futures=True)

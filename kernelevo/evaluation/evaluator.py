@@ -18,8 +18,11 @@ candidate's child holds GPU memory, and the evaluator caches them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -57,6 +60,8 @@ from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import cuda_present, sandbox_env
 
 log = logging.getLogger(__name__)
+
+STOPPED = "the evaluator was stopped (abort()): this candidate was not judged"
 
 
 def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResult | None:
@@ -116,6 +121,8 @@ class Evaluator:
         self.baselines_cached = False
         self._start_costs: StageCosts | None = None  # what starting the judge cost: told to the next result
         self.judge_restarts = 0
+        self._compiling: dict[int, Sandbox] = {}  # precompilers at work, for abort() (under _precompile_lock)
+        self._aborted = False  # abort(): no judge starts again
 
     @property
     def slots(self) -> int:
@@ -192,6 +199,19 @@ class Evaluator:
                                            fork=self.options.fork_children, capture_output=True,
                                            writable=(str(self._caches),) if self._caches else ())
             self._precompilers.fill()
+
+    def abort(self) -> None:
+        """Kill the judge and the compiles under way now, from any thread (a search stopped at once): the
+        candidates in them come back at once as evaluator errors, and no judge starts again. :meth:`close`
+        still cleans up. The children are in sessions of their own: each is killed with what it started."""
+        self._aborted = True  # first: a precompiler taken after the look below is never started
+        with self._precompile_lock:
+            boxes = [self._judge, *self._compiling.values()]
+        for box in boxes:
+            pid = box.pid if box is not None else None
+            if pid is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
 
     def close(self) -> None:
         with self._judge_lock:
@@ -340,7 +360,10 @@ class Evaluator:
         box, precompiled = None, None
         try:
             with self._precompile_lock:
+                if self._aborted:
+                    return None
                 box, _ = self._precompilers.take()
+                self._compiling[id(box)] = box
             variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
             target = self.info.target if self.info is not None else None
             if target is None:  # the judge has not told its GPU yet (it is being restarted)
@@ -352,12 +375,16 @@ class Evaluator:
             precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
         finally:
             if box is not None:
+                with self._precompile_lock:
+                    self._compiling.pop(id(box), None)
                 if precompiled is not None:
                     precompiled.output = box.output_tail()
                 box.kill()
         return precompiled
 
     def _in_judge(self, source: str, cache: str | None, race: Race | None = None) -> EvalResult:
+        if self._aborted:
+            return EvalResult(stage=Stage.COMPILE, error=ErrorKind.EVALUATOR_ERROR, message=STOPPED)
         try:
             self.start()
         except SpecError as exc:
@@ -366,6 +393,8 @@ class Evaluator:
         try:
             return self._judge.call(EvaluateRequest(source, cache, race), {"*": self._judge_deadline_s()})
         except SandboxFailure as exc:
+            if self._aborted:  # killed by abort(): nothing failed
+                return EvalResult(stage=Stage.COMPILE, error=ErrorKind.EVALUATOR_ERROR, message=STOPPED)
             # The judge itself failed (not the candidate): restart it for the next candidate.
             log.warning("judge failed (%s); restarting it", exc.message)
             self.close()

@@ -12,7 +12,8 @@ from pydantic import BaseModel
 class RunStatus(StrEnum):
     QUEUED = "queued"  # waiting for a free GPU (started through the API)
     RUNNING = "running"  # a driver holds its lease
-    INTERRUPTED = "interrupted"  # marked running, but its driver's lease ran out: it died; resume it
+    # marked running, but its driver's lease ran out (it died), or stopped at once (Ctrl-C twice); resume it
+    INTERRUPTED = "interrupted"
     STOPPED = "stopped"  # stopped on request (Ctrl-C, the API); resumable
     FINISHED = "finished"  # a budget was reached
     FAILED = "failed"  # could not start or crashed; the stop reason says why

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -19,27 +20,39 @@ class Budget(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     evaluations: int | None = Field(default=200, ge=1)
-    minutes: float | None = Field(default=None, gt=0)
+    minutes: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     tokens: int | None = Field(default=None, ge=0)
-    dollars: float | None = Field(default=None, ge=0)
+    dollars: float | None = Field(default=None, ge=0, allow_inf_nan=False)
 
     @classmethod
     def parse(cls, text: str) -> Budget:
-        """``"evals=100,minutes=30,tokens=2e6,dollars=5"`` (any subset)."""
+        """``"evals=100,minutes=30,tokens=2e6,dollars=5"`` (any subset, at least one); ValueError names the part."""
         names = {"evals": "evaluations", "evaluations": "evaluations", "minutes": "minutes", "tokens": "tokens",
                  "dollars": "dollars", "usd": "dollars"}
+        usage = "use evals=N, minutes=M, tokens=T, dollars=D (any of them, comma-separated)"
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts:
+            raise ValueError(f"--budget {text!r}: {usage}")
         values: dict[str, Any] = {"evaluations": None}
-        for part in filter(None, (p.strip() for p in text.split(","))):
-            key, _, raw = part.partition("=")
-            if key not in names or not raw:
-                raise ValueError(f"--budget {part!r}: use evals=N, minutes=M, tokens=T, dollars=D")
+        given: set[str] = set()
+        for part in parts:
+            key, _, raw = (p.strip() for p in part.partition("="))
+            if key not in names:
+                raise ValueError(f"--budget {part!r}: {key or 'that'} is not a budget; {usage}")
+            if not raw:
+                raise ValueError(f"--budget {part!r}: {key} needs a value, e.g. {key}=10")
             field = names[key]
+            if field in given:
+                raise ValueError(f"--budget {text!r}: {key} is given twice")
+            given.add(field)
             whole = field in ("evaluations", "tokens")
             try:
                 number = float(raw)
             except ValueError:
                 raise ValueError(f"--budget {part!r}: {key} takes {'a whole number' if whole else 'a number'}, "
                                  f"not {raw!r}") from None
+            if not math.isfinite(number):
+                raise ValueError(f"--budget {part!r}: {key} takes a finite number (leave {key} out for no limit)")
             if whole and number != int(number):
                 raise ValueError(f"--budget {part!r}: {key} takes a whole number")
             least = {"evaluations": "at least 1", "minutes": "above 0", "tokens": "0 or more", "dollars": "0 or more"}

@@ -124,6 +124,21 @@ class SearchLoop:
         self.ready = self.state.pending()  # made but never evaluated: first in line
         tasks = Tasks()
         untold: list[Returned] = []  # results not told the state yet
+        try:
+            await self._drive(tasks, untold)
+        except asyncio.CancelledError:  # stopped at once (Ctrl-C twice): the results already in are kept
+            self._collect(tasks.finished_now(), untold)
+            while untold:
+                self._tell_some(untold)
+            self.finished = time.monotonic()
+            self.store.progress(snapshot(self), force=True)
+            raise
+        await tasks.settle()
+        self.finished = time.monotonic()
+        return self.stopped
+
+    async def _drive(self, tasks: Tasks, untold: list[Returned]) -> None:
+        """Make and evaluate candidates until the run is stopped and its evaluations under way are told."""
         while True:
             self.store.check()  # a store that cannot write stops the run (it can be resumed)
             if not self.stopped:
@@ -150,9 +165,6 @@ class SearchLoop:
                           else "no correct kernel to vary: every seed was rejected (see the evaluations)")
                 continue
             self._collect(await tasks.next_finished(), untold)
-        await tasks.settle()
-        self.finished = time.monotonic()
-        return self.stopped
 
     def _start_producing(self, tasks: Tasks) -> None:
         in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)

@@ -34,6 +34,10 @@ class EvaluatorPool(Protocol):
         """
         ...
 
+    def abort(self) -> None:
+        """Kill the evaluations under way now (a search stopped at once); :meth:`close` follows."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -67,6 +71,10 @@ class LocalEvaluatorPool:
         if result.environment is not None:
             self.hardware = result.environment.hardware
         return [(self.hardware, result)]
+
+    def abort(self) -> None:
+        for ev in self._evaluators:
+            ev.abort()
 
     async def close(self) -> None:
         await asyncio.gather(*(asyncio.to_thread(ev.close) for ev in self._evaluators))

@@ -114,11 +114,17 @@ def run_info(session: Session, row: RunRow) -> RunInfo:
 
 def list_runs(session: Session, *, status: str | None = None, spec_id: int | None = None, limit: int = 100,
               offset: int = 0) -> list[RunRow]:
+    """The runs, newest first; ``status`` as :func:`status_of` tells it (a run stored as running whose driver
+    is gone is interrupted, as is one a second Ctrl-C stopped)."""
     query = select(RunRow).order_by(RunRow.id.desc())
     if spec_id is not None:
         query = query.where(RunRow.spec_id == spec_id)
-    if status is not None:
+    leased = (RunStatus.RUNNING.value, RunStatus.INTERRUPTED.value)
+    if status is not None and status not in leased:
         query = query.where(RunRow.status == status)
+    elif status is not None:  # the lease tells these two apart: filtered below
+        query = query.where(RunRow.status.in_(leased))
+        return [r for r in session.scalars(query) if status_of(r).value == status][offset:offset + limit]
     return list(session.scalars(query.limit(limit).offset(offset)))
 
 

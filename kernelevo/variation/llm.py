@@ -115,6 +115,9 @@ class LLMClient:
         """One completion; retries what is worth retrying, raises :class:`LLMError` otherwise."""
         import litellm
 
+        from kernelevo.utils.aio import guard_hand_offs
+
+        guard_hand_offs()  # a call cancelled while litellm builds it in a thread leaves no coroutine unawaited
         cfg = self.config
         api_key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
         attempt = 0

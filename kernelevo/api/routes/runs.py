@@ -113,8 +113,8 @@ def list_runs(session: SessionDep, status: RunStatus | None = None, spec_id: Opt
         query = query.where(RunRow.spec_id == spec_id)
     if status is not None and status not in (RunStatus.RUNNING, RunStatus.INTERRUPTED):
         query = query.where(RunRow.status == status.value)
-    elif status is not None:  # both are stored as running: the lease tells them apart
-        query = query.where(RunRow.status == RunStatus.RUNNING.value)
+    elif status is not None:  # stored as running (the lease tells them apart), or interrupted (Ctrl-C twice)
+        query = query.where(RunRow.status.in_((RunStatus.RUNNING.value, RunStatus.INTERRUPTED.value)))
     rows = [r for r in session.scalars(query.order_by(RunRow.id.desc()))
             if status is None or status_of(r) == status]
     return RunPage(items=[run_info(session, r) for r in rows[offset:offset + limit]], total=len(rows), limit=limit,
