@@ -248,8 +248,8 @@ def seeds_from_compile(spec: Spec, device: str = "auto", *, library: Sequence[st
             seed = reference_seed(spec.source, library=library)
         except ReferenceSeedError as no_seed:
             raise CaptureError(f"{exc}; {no_seed}") from None
-        log.info("No capture of torch.compile for %s (%s): the reference's own library calls are its seed",
-                 spec.name, exc)
+        log.warning("No capture of torch.compile for %s (%s): the reference's own library calls are its seed",
+                    spec.name, exc)
         return [(f"{spec.name}-reference-library", seed)]
     for name, reason in found.skipped.items():
         log.info("No %s seed from torch.compile for %s: %s", name, spec.name, reason)

@@ -40,3 +40,9 @@ def test_without_a_capture_the_run_is_seeded_with_the_library_reference() -> Non
     assert name == "gru-reference-library"
     with pytest.raises(CaptureError, match="need a GPU"):  # and a spec whose reference computes gets no seed
         seeds_from_compile(read_spec(str(SUITE / "relu.py")))
+
+
+def test_a_reference_calling_a_torch_module_that_computes_is_no_seed() -> None:
+    """A ResNet block's BatchNorm2d is a module call the static checks cannot see into: no seed, said so."""
+    with pytest.raises(ReferenceSeedError, match=r"self\.bn1 \(BatchNorm2d\)"):
+        reference_seed(read_spec(str(SUITE / "resnet_basic_block.py")).source, library=LIBRARY_FAMILIES)
