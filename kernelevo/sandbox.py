@@ -115,9 +115,11 @@ class Ready:
 # no folder of their own).
 FORK_SERVERS = frozenset({"kernelevo.zygote:Zygote"})
 # Handlers that start children of their own on the GPU (the judge: candidate children, directly or through a
-# fork server). A child inherits its parent's write rules, and CUDA writes its process's /proc entries as it
-# starts: such a parent may write beneath /proc, and each child narrows that to its own entries.
-GPU_PARENTS = frozenset({"kernelevo.evaluation.judge_process:JudgeProcess", *FORK_SERVERS})
+# fork server; a capture: inductor's compile and autotuning workers). A child inherits its parent's write
+# rules, and CUDA writes its process's /proc entries as it starts: such a parent may write beneath /proc,
+# and each contained child narrows that to its own entries.
+GPU_PARENTS = frozenset({"kernelevo.evaluation.judge_process:JudgeProcess",
+                         "kernelevo.variation.inductor_capture:CaptureHandler", *FORK_SERVERS})
 
 
 @dataclass
