@@ -24,12 +24,14 @@ def _best_line(progress: dict[str, Any]) -> str:
     parts = []
     for hardware, best in progress["best"].items():
         if best["interpreted"]:
-            parts.append(f"{hardware}: #{best['candidate']} (interpreted on the CPU: not a GPU speed)")
+            library = f"; library: {best['library']}" if best.get("library") else ""
+            parts.append(f"{hardware}: #{best['candidate']} (interpreted on the CPU: not a GPU speed){library}")
             continue
         eager = f"{best['speedup_eager']:.2f}x eager" if best["speedup_eager"] else "-"
         comp = f"{best['speedup_compile']:.2f}x torch.compile" if best["speedup_compile"] else "torch.compile: -"
         roof = f", {best['roofline']:.0%} of roofline" if best["roofline"] else ""
-        parts.append(f"{hardware}: #{best['candidate']} {eager}, {comp}{roof}")
+        library = f"; library: {best['library']}" if best.get("library") else ""
+        parts.append(f"{hardware}: #{best['candidate']} {eager}, {comp}{roof}{library}")
     return "; ".join(parts) or "no correct kernel yet"
 
 

@@ -34,6 +34,7 @@ def snapshot(loop: SearchLoop) -> dict[str, Any]:
             "kernel_ms": result.kernel.median_ms if result.kernel else None,
             "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile,
             "roofline": result.roofline.fraction if result.roofline else None,
+            "library": result.library.summary() if result.library and result.library.calls else None,
         }
     coverage = {}
     for hardware in state.hardware_types():
