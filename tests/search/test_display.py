@@ -1,0 +1,20 @@
+"""What a person reads of a run: the summary rows, from a progress snapshot."""
+
+from __future__ import annotations
+
+from kernelevo.search.display import summary_rows
+
+
+def progress(best: dict) -> dict:
+    return {"evaluations": 10, "correct": 9, "evaluations_per_min": 5.0, "coverage": {}, "calls": 0, "tokens": 0,
+            "dollars": 0.0, "elapsed_s": 120.0, "busy": 0.5, "best": best}
+
+
+def test_the_best_line_names_its_library_calls_and_their_share() -> None:
+    best = {"h100": {"candidate": 7, "interpreted": False, "speedup_eager": 1.5, "speedup_compile": 1.02,
+                     "roofline": 0.4, "library": "convolution (54% of GPU time)"}}
+    line = dict(summary_rows(progress(best)))["best"]
+    assert line == ("h100: #7 1.50x eager, 1.02x torch.compile, 40% of roofline; library: convolution "
+                    "(54% of GPU time)")
+    best["h100"]["library"] = None  # a kernel all its own
+    assert "library" not in dict(summary_rows(progress(best)))["best"]
