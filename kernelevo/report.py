@@ -157,7 +157,8 @@ def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
     table = Table(title=title, caption="interpreted on the CPU: times are not GPU speeds" if interpreted else None)
     for column in ("kernel", "verdict", "median ms", "vs eager", "vs compile", "roofline", "library"):
         left = column in ("kernel", "verdict")
-        table.add_column(column, justify="left" if left else "right", overflow="fold" if left else "ellipsis")
+        table.add_column(column, justify="left" if left else "right", overflow="fold" if left else "ellipsis",
+                         no_wrap=column == "verdict")  # a reason is one word a reader greps for
     for name, r in rows:
         verdict = Text("correct", style="green") if r.ok else Text(str(r.error), style="red")
         speed = [r.speedup_eager, r.speedup_compile]

@@ -188,6 +188,8 @@ def check_spec(
         (spec, "cuda" if gpu else "cpu"),
         env=sandbox_env(gpu=gpu),
         name="spec",
+        # a check before anything else: its verdict is one line; the run's own children say what they lack
+        note_missing=False,
     )
     try:
         box.start()

@@ -443,7 +443,8 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
         recorder.add_candidate(candidate)
         recorder.add_evaluations([state.tell(candidate, "h100", gpu_result(n))])
         recorder.progress(snapshot(state, n), force=True)
-        page.wait_for_function(f"document.querySelector('[data-tile=evaluations] .value').textContent === "
+        # a function, not an expression: Playwright polls an expression with eval, which the page's CSP forbids
+        page.wait_for_function(f"() => document.querySelector('[data-tile=evaluations] .value').textContent === "
                                f"'{n + 1:,}'", timeout=30_000)
         shown.append(time.perf_counter() - started)
     record_timing("a new evaluation until the open run page shows it", shown)

@@ -196,7 +196,7 @@ def test_the_rejected_list_filters_by_stage_and_reason(served: Any, page: Any) -
     page.select_option("select[aria-label=reason]", "")
     page.wait_for_url(re.compile(r"\?stage=timing$"))
     timing = sum(r["count"] for r in found["reasons"] if r["stage"] == "timing")
-    page.wait_for_function(f"document.querySelectorAll('table.rejected tbody tr').length === {timing}")
+    page.wait_for_function(f"() => document.querySelectorAll('table.rejected tbody tr').length === {timing}")
     numbers = [int(n) for n in listed.evaluate_all("rs => rs.map(r => r.dataset.number)")]
     assert numbers == sorted(numbers, reverse=True)  # the latest first
     page.get_by_role("button", name="Show all").click()
@@ -222,7 +222,7 @@ def test_the_evaluations_list_exports_every_evaluation_and_compares_two_kernels(
     page.select_option("select[aria-label=verdict]", "false")
     page.wait_for_url(re.compile(r"\?correct=false$"))
     rejected = sum(not i["correct"] for i in items)
-    page.wait_for_function(f"document.querySelector('.pager span').textContent.endsWith('of {rejected}')")
+    page.wait_for_function(f"() => document.querySelector('.pager span').textContent.endsWith('of {rejected}')")
     assert page.locator(".badge.finished").count() == 0  # no correct one among the rejected
 
     for format in ("csv", "json"):  # every evaluation, whatever the filters
