@@ -74,7 +74,9 @@ class Database:
         self.url = url
         self.sqlite = url.startswith("sqlite")
         settings = settings or PoolSettings()
-        options: dict[str, Any] = {"pool_pre_ping": True}
+        # a server's connections can drop (a restart, an idle timeout): each is tested as it leaves the pool; a
+        # SQLite file's cannot, and the test would be one more statement on every request
+        options: dict[str, Any] = {"pool_pre_ping": not self.sqlite}
         memory = self.sqlite and (url in ("sqlite://", "sqlite:///") or ":memory:" in url or "mode=memory" in url)
         if not memory:  # an in-memory SQLite database has one connection, and no pool to size
             options.update(pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow,
