@@ -41,7 +41,9 @@ def session(db: Annotated[Database, Depends(database)]) -> Iterator[Session]:
 
 DatabaseDep = Annotated[Database, Depends(database)]
 SettingsDep = Annotated[Settings, Depends(settings)]
-SessionDep = Annotated[Session, Depends(session)]
+# scope="function": the session commits before the response is sent, so a client that reads what it has just
+# written (POST /api/runs, then GET /api/runs/ID) finds it (with the default, it committed after the response)
+SessionDep = Annotated[Session, Depends(session, scope="function")]
 
 
 def _token_name(db: Database, scheme: str, secret: str) -> str | None:
