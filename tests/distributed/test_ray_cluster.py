@@ -1,4 +1,8 @@
-"""What the run log says of the Ray it attached to: never GPUs on a machine that has none."""
+"""What the run log says of the Ray it attached to: never GPUs on a machine that has none.
+
+Named to run after test_job_submit.py: its session-wide local Ray (the local_ray fixture) would slow a second
+Ray head on 2 cores past the job tests' deadline.
+"""
 
 from __future__ import annotations
 
