@@ -45,6 +45,7 @@ from typing import Any
 
 from kernelevo import containment
 from kernelevo.containment import Plan, Report
+from kernelevo.sandbox_output import describe_exit, read_end, tail_text
 
 log = logging.getLogger(__name__)
 
@@ -282,8 +283,8 @@ class Sandbox:
         if not self.capture_output or not self.scratch or max_bytes <= 0:
             return ""
         try:
-            end, size = self._kept_output or _read_end(Path(self.scratch) / OUTPUT_LOG, max_bytes + 1)
-            return _tail_text(end, size, max_bytes)
+            end, size = self._kept_output or read_end(Path(self.scratch) / OUTPUT_LOG, max_bytes + 1)
+            return tail_text(end, size, max_bytes)
         except Exception as exc:  # a diagnostic: it must never cost the caller its result
             log.debug("the output of %s could not be read: %r", self.name, exc)
             return ""
@@ -291,7 +292,7 @@ class Sandbox:
     def _keep_output(self) -> None:
         """Keep the end of the output before the scratch folder goes (the first kill only: later ones find none)."""
         if self.capture_output and self.scratch and self._kept_output is None:
-            self._kept_output = _read_end(Path(self.scratch) / OUTPUT_LOG, _KEPT_OUTPUT_BYTES + 1)
+            self._kept_output = read_end(Path(self.scratch) / OUTPUT_LOG, _KEPT_OUTPUT_BYTES + 1)
 
     def _remove_scratch(self) -> None:
         if self.scratch and Path(self.scratch).exists():
@@ -390,42 +391,3 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _read_end(path: Path, max_bytes: int) -> tuple[bytes, int]:
-    """The last ``max_bytes`` of ``path``, and its size; nothing when it cannot be read (never written, removed)."""
-    try:
-        with path.open("rb") as file:
-            size = file.seek(0, os.SEEK_END)
-            file.seek(max(0, size - max_bytes))
-            return file.read(max_bytes), size
-    except OSError:
-        return b"", 0
-
-
-def _tail_text(end: bytes, size: int, max_bytes: int) -> str:
-    """The last ``max_bytes`` of an output of ``size`` bytes that ends with ``end``, as text.
-
-    When cut, a partial first line is left out (unless the tail is all one line), after a line
-    that says how much came before.
-    """
-    tail = end[-max_bytes:]
-    if len(tail) >= size:
-        return tail.decode(errors="replace")
-    cut_inside_a_line = end[-len(tail) - 1:-len(tail)] != b"\n"  # the byte before the tail, when known
-    newline = tail.find(b"\n")
-    if cut_inside_a_line and 0 <= newline < len(tail) - 1:
-        tail = tail[newline + 1:]
-    return f"[... {size - len(tail)} bytes earlier]\n" + tail.decode(errors="replace")
-
-
-def describe_exit(code: int | None) -> str:
-    """A returncode as a person reads it: 'exit status 3', 'killed by SIGSEGV'."""
-    if code is None:
-        return "exit status unknown"
-    if code < 0:
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit status {code}"

@@ -35,7 +35,7 @@ import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
 from kernelevo.records.result import LIBRARY_FAMILIES as FAMILIES
-from kernelevo.records.result import LibraryCall
+from kernelevo.records.result import ErrorKind, LibraryCall
 
 # torch functions (and tensor methods) that hand a family's work to a library
 _GEMM_FUNCTIONS: tuple[Callable[..., Any], ...] = (
@@ -294,5 +294,25 @@ def outside_policy(calls: Iterable[LibraryCall], families: Sequence[str]) -> lis
     return [c for c in calls if c.family not in families]
 
 
+def library_rejection(calls: Sequence[LibraryCall], reference: Sequence[LibraryCall],
+                      families: Sequence[str]) -> tuple[ErrorKind, str] | None:
+    """Why one forward's library ``calls`` are refused (the reason and its words), or None: a family the policy
+    (``families``) leaves out is ``library_call``; work beyond the ``reference``'s calls is ``library_misuse``."""
+    barred = outside_policy(calls, families)
+    if barred:
+        policy = ", ".join(families) or "pure: none"
+        return (ErrorKind.LIBRARY_CALL,
+                f"forward handed {', '.join(c.signature for c in barred[:3])} to a vendor library, which this "
+                f"run's library policy ({policy}) does not allow: the kernels must do it")
+    beyond = misuse(work_of(calls), work_of(reference))
+    if beyond:
+        theirs = "; ".join(c.signature + (f" x{c.count}" if c.count > 1 else "") for c in reference) or "none"
+        return (ErrorKind.LIBRARY_MISUSE,
+                f"forward's library calls do work the reference gives no library: {'; '.join(beyond[:3])} "
+                f"(the reference's library calls: {theirs}). Library calls may do the reference's GEMMs, "
+                "convolutions, attention and recurrent layers, never its other ops")
+    return None
+
+
 __all__ = ["ATEN_OPS", "FAMILIES", "LibraryRecorder", "describe_call",
-           "gemm_work", "misuse", "outside_policy", "work_of"]
+           "gemm_work", "library_rejection", "misuse", "outside_policy", "work_of"]

@@ -23,7 +23,7 @@ from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.aot import AotRequest
 from kernelevo.evaluation.compare import Verdict, compare_outputs
 from kernelevo.evaluation.diagnostics import sandbox_failure_reason
-from kernelevo.evaluation.library import misuse, outside_policy, work_of
+from kernelevo.evaluation.library import library_rejection
 from kernelevo.evaluation.protocol import (
     Call,
     CallReply,
@@ -219,24 +219,10 @@ class _Stages:
 
     def _library_checks(self, reply: CallReply, variant: str) -> None:
         """Library calls only of the families the policy allows, doing only work the reference gives libraries."""
-        if not reply.library:
-            return
-        barred = outside_policy(reply.library, self.judge.library)
-        if barred:
-            policy = ", ".join(self.judge.library) or "pure: none"
-            raise Rejected(ErrorKind.LIBRARY_CALL,
-                           f"forward handed {', '.join(c.signature for c in barred[:3])} to a vendor library, which "
-                           f"this run's library policy ({policy}) does not allow: the kernels must do it "
-                           f"(variant {variant!r})")
-        reference = self.judge.reference_library[variant]
-        beyond = misuse(work_of(reply.library), work_of(reference))
-        if beyond:
-            theirs = "; ".join(c.signature + (f" x{c.count}" if c.count > 1 else "") for c in reference) or "none"
-            raise Rejected(ErrorKind.LIBRARY_MISUSE,
-                           f"forward's library calls do work the reference gives no library: {'; '.join(beyond[:3])} "
-                           f"(the reference's library calls: {theirs}). Library calls may do the reference's "
-                           f"GEMMs, convolutions, attention and recurrent layers, never its other ops "
-                           f"(variant {variant!r})")
+        found = library_rejection(reply.library, self.judge.reference_library[variant], self.judge.library)
+        if found is not None:
+            kind, why = found
+            raise Rejected(kind, f"{why} (variant {variant!r})")
 
     def _compare(self, reply: CallReply, expected: list[torch.Tensor], variant: str, trial: str,
                  poison: int) -> Verdict | None:

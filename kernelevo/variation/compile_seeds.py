@@ -1,10 +1,14 @@
-"""Seeds from ``torch.compile``: what inductor writes for a spec, under its default and structural options.
+"""Seeds from ``torch.compile``: what inductor writes for a spec, as it compiles by default and under its
+structural options.
 
-:func:`inductor_seeds` captures inductor's modules for a spec in one isolated child
-(:mod:`kernelevo.variation.inductor_capture`) and converts each into a standalone candidate
-(:mod:`kernelevo.variation.inductor_seed`): the default seeds, then one per structure of
-:data:`STRUCTURES` that changes inductor's kernels at the timed sizes. :func:`seeds_from_compile`
-adds each one's epilogue fusions (:func:`fused_seeds`).
+:func:`inductor_seeds` captures inductor's modules for a spec in isolated children
+(:mod:`kernelevo.variation.inductor_capture`), side by side, and converts each into a standalone
+candidate (:mod:`kernelevo.variation.inductor_seed`): torch.compile's default module (library calls
+included) at every variant's sizes, its generic kernels, GEMMs as Triton templates, then one seed
+per structure of :data:`STRUCTURES` that changes inductor's kernels at the timed sizes.
+:func:`seeds_from_compile` adds each one's epilogue fusions (:func:`fused_seeds`) and the project's
+Triton attention (:mod:`kernelevo.variation.attention_seed`), and falls back on the reference itself
+where nothing can be captured (:mod:`kernelevo.variation.reference_seed`).
 """
 
 from __future__ import annotations
