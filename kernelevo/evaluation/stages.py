@@ -31,12 +31,12 @@ from kernelevo.evaluation.protocol import (
     Load,
     MetadataReply,
     MetadataRequest,
-    TimeReply,
     TimeRequest,
     fresh_seed,
 )
 from kernelevo.evaluation.racing import Race, clearly_slower
 from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
+from kernelevo.evaluation.timing_check import WallMismatch, cross_check
 from kernelevo.records.result import (
     ErrorKind,
     EvalResult,
@@ -60,10 +60,6 @@ _TRIALS = {
     "address_reuse": "the same input buffers refilled with new values",
     "repeat": "the first inputs again",
 }
-
-
-class _WallMismatch(Exception):
-    """The timed loop's wall time is not accounted for by the child's samples (see _Stages._cross_check)."""
 
 
 class Rejected(Exception):
@@ -317,11 +313,11 @@ class _Stages:
         """
         try:
             return self._time_once(race_ms, self.judge.overhead_ms)
-        except _WallMismatch:
+        except WallMismatch:
             overhead_ms = max(self.judge.overhead_ms, per_call_overhead_ms(self.judge.device, self.judge.flusher))
             try:
                 return self._time_once(race_ms, overhead_ms)
-            except _WallMismatch as exc:
+            except WallMismatch as exc:
                 raise Rejected(ErrorKind.TIMER_MISMATCH, str(exc)) from None
 
     def _time_once(self, race_ms: float | None, overhead_ms: float) -> Timing:
@@ -351,7 +347,7 @@ class _Stages:
         covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
-        self._cross_check(reply, received - marks["timed_loop"], overhead_ms)
+        cross_check(reply.samples_ms, reply.covers_ms, received - marks["timed_loop"], overhead_ms)
         if self.result.library is not None and reply.library_ms is not None:
             self.result.library.library_ms = reply.library_ms
         t = reply.timing
@@ -363,24 +359,6 @@ class _Stages:
         return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
                          input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms,
                          raced=t.raced)
-
-    @staticmethod
-    def _cross_check(reply: TimeReply, seen_s: float, per_call_ms: float) -> None:
-        """The child's times must account for the wall time the judge saw its loop take.
-
-        Each call's wall time is the judge's measured overhead (flush, events, synchronize),
-        the GPU's sleep while the host launched (the cover), and the call's own GPU time.
-        """
-        reps = reply.timing.repetitions
-        overhead_ms = reps * per_call_ms + sum(reply.covers_ms)
-        unexplained_ms = seen_s * 1e3 - overhead_ms
-        reported_ms = sum(reply.samples_ms)
-        if unexplained_ms > 0 and reported_ms < 0.5 * unexplained_ms - 0.05 * reps:
-            raise _WallMismatch(
-                f"the child reported {reported_ms:.3f} ms of kernel time over {reps} calls, but the judge saw the loop "
-                f"take {seen_s * 1e3:.3f} ms, of which at most {overhead_ms:.3f} ms is overhead: "
-                "work ran outside the timed region (a side stream, a thread or a patched timer)"
-            )
 
     def _record(self, kernel: Timing, baselines: dict[str, Timing | str]) -> None:
         result = self.result
