@@ -236,6 +236,10 @@ class Sandbox:
         self._keep_output()
         self._remove_scratch()
 
+    def stop(self) -> None:
+        """SIGKILL the child from another thread: a call waiting on it fails as the child's death."""
+        self._kill_process()
+
     def _kill_process(self) -> bool:
         """SIGKILL to the child's session, then wait for the child; False if it was never started."""
         if self._proc is None:

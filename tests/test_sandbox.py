@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -89,6 +90,17 @@ def test_timeout_kills_the_child(box: Sandbox) -> None:
     assert info.value.kind == "timeout"
     assert time.monotonic() - start < 10
     assert _gone(pid)
+
+
+def test_a_child_stopped_from_another_thread_fails_its_call_as_a_death(box: Sandbox) -> None:
+    # the seeding deadline stops a capture this way, whatever phase its child is in
+    threading.Timer(0.5, box.stop).start()
+    start = time.monotonic()
+    with pytest.raises(SandboxFailure) as info:
+        box.call(("sleep", 60), {"*": 30.0})
+    assert info.value.kind == "died"
+    assert time.monotonic() - start < 15
+    assert not box.alive()
 
 
 def test_each_phase_gets_its_own_deadline(box: Sandbox) -> None:

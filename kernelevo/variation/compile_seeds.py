@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -82,6 +83,11 @@ class InductorSeeds:
 CAPTURE_WORKERS = 8
 CHILD_COMPILE_THREADS = max(1, (os.cpu_count() or 2) // CAPTURE_WORKERS)
 TEMPLATES = "templates"  # the capture with GEMMs as inductor's autotuned Triton templates
+# The captures beside the default one (templates, structures) stop this long after seeding starts: each adds
+# diversity, none is needed, and a run's budget should go to the search. On an H200 a level-2 GEMM fusion's
+# default capture took 24 s, the templates' 45 s, most structures' 30 s, and the persistent TMA GEMM's 78 s
+# (it wrote the same kernels as the templates): 94 s of seeding before this deadline.
+SEEDING_DEADLINE_S = 50.0
 _LIBRARY_GEMMS = re.compile(r"\bextern_kernels\.(?:mm|addmm|bmm|baddbmm)\(")
 
 
@@ -134,7 +140,7 @@ def _structure_jobs(timed: Capture, chosen: Sequence[str], skipped: dict[str, st
 
 
 def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] | None = None, *,
-                   workers: int = CAPTURE_WORKERS) -> InductorSeeds:
+                   workers: int = CAPTURE_WORKERS, deadline_s: float = SEEDING_DEADLINE_S) -> InductorSeeds:
     """The candidates made from torch.compile's kernels for ``spec`` on this machine's GPU.
 
     First torch.compile's default module, GEMMs and convolutions left to the libraries as it leaves
@@ -147,15 +153,15 @@ def inductor_seeds(spec: Spec, device: str = "auto", structures: Sequence[str] |
 
     The captures run side by side, in up to ``workers`` children sharing one inductor cache: the
     templates' from the start, each structure's as soon as the timed sizes' default capture says it
-    applies. A capture that fails to compile or convert is skipped with its reason; the default
-    capture failing raises :class:`~kernelevo.variation.inductor_capture.CaptureError` or
-    :class:`ConversionError`."""
+    applies. A capture that fails to compile or convert, or that is still running ``deadline_s`` after
+    seeding began, is skipped with its reason; the default capture (never stopped early) failing
+    raises :class:`~kernelevo.variation.inductor_capture.CaptureError` or :class:`ConversionError`."""
     chosen = list(STRUCTURES) if structures is None else list(structures)
     seconds: dict[str, float] = {}
     skipped: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="kernelevo-inductor-") as cache, \
             ThreadPoolExecutor(max_workers=max(2, workers)) as pool:
-        capture = functools.partial(_timed_capture, spec, device, cache, seconds)
+        capture = functools.partial(_timed_capture, spec, device, cache, seconds, time.monotonic() + deadline_s)
         templates = pool.submit(capture, TEMPLATES, {})
         timed_ready: Future[Capture] = Future()
         default = pool.submit(_default_in_order, spec, device, cache, seconds, timed_ready)
@@ -212,17 +218,28 @@ def _default_in_order(spec: Spec, device: str, cache: str, seconds: dict[str, fl
         seconds["default"] = time.perf_counter() - started
 
 
-def _timed_capture(spec: Spec, device: str, cache: str, seconds: dict[str, float], name: str,
+def _timed_capture(spec: Spec, device: str, cache: str, seconds: dict[str, float], deadline: float, name: str,
                    options: dict[str, Any]) -> Capture | str:
-    """One capture at the timed sizes, GEMMs as templates, under ``options``; or why it failed."""
-    started = time.perf_counter()
+    """One capture at the timed sizes, GEMMs as templates, under ``options``, stopped (its child killed) at
+    ``deadline`` (time.monotonic()); or why it made none."""
+    started = time.monotonic()
+    left = deadline - started
+    if left <= 1.0:
+        return "its capture would start after the seeding deadline"
     try:
         with Capturer(spec, device=device, cache_dir=cache, compile_threads=CHILD_COMPILE_THREADS) as capturer:
-            return capturer.capture(generic=False, options=options, templates=True)
+            stop = threading.Timer(left, capturer.stop)  # the whole capture, its child's start included
+            stop.start()
+            try:
+                return capturer.capture(generic=False, options=options, templates=True)
+            finally:
+                stop.cancel()
     except CaptureError as exc:
+        if time.monotonic() >= deadline - 0.5:
+            return f"its capture was stopped at the seeding deadline, {time.monotonic() - started:.0f} s after it began"
         return str(exc)
     finally:
-        seconds[name] = time.perf_counter() - started
+        seconds[name] = time.monotonic() - started
 
 
 def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -357,6 +357,10 @@ class Capturer:
             raise CaptureError(reply)
         return reply
 
+    def stop(self) -> None:
+        """Kill the child now, from any thread: a capture under way fails with :class:`CaptureError`."""
+        self.box.stop()
+
     def __enter__(self) -> Capturer:
         return self
 
