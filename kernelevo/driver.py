@@ -35,6 +35,7 @@ from kernelevo.spec.names import path_under
 from kernelevo.storage.database import Database, utcnow
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import (
+    LeaseLost,
     acquire_lease,
     create_run,
     get_run,
@@ -123,15 +124,6 @@ async def start_search(db: Database, spec: Spec, config: RunConfig, *, out: str 
     return await run_search(db, new_run(db, spec, config, owner=owner, out=out), **options)
 
 
-def stored_config(db: Database, run_id: int, updates: dict[str, Any] | None = None) -> RunConfig:
-    """The run's configuration, with ``updates`` (a resumed run's new budget, say) applied and stored."""
-    with db.session() as session:
-        run = get_run(session, run_id)
-        config = RunConfig.model_validate({**run.config, **(updates or {})})
-        run.config = config.model_dump(mode="json")
-        return config
-
-
 async def run_search(
     db: Database,
     run_id: int,
@@ -140,14 +132,19 @@ async def run_search(
     on_start: Callable[[SearchLoop], None] | None = None,
     on_event: Callable[[str], None] | None = None,
     export_to: str | Path | None = None,
+    config_updates: dict[str, Any] | None = None,
 ) -> RunOutcome:
-    """Drive run ``run_id`` until a budget is reached or it is stopped (see the module docstring)."""
+    """Drive run ``run_id`` until a budget is reached or it is stopped (see the module docstring).
+
+    ``config_updates`` (a resumed run's new budget, say) are stored with the lease, in one transaction: a
+    driver refused because another one holds the run (:class:`RunBusy`) changes nothing."""
     owner = lease_owner_name()
     with db.session() as session:
         run = acquire_lease(session, run_id, owner)  # RunBusy while another driver is alive
         spec_row = get_spec(session, run.spec_id)
         spec, seeds = spec_of(spec_row), seeds_of(spec_row)
-        config = RunConfig.model_validate(run.config)
+        config = RunConfig.model_validate({**run.config, **(config_updates or {})})
+        run.config = config.model_dump(mode="json")
         # the spec's name as one path component, whatever an old row holds (kernelevo.spec.names)
         previous_s, out = run.elapsed_s, Path(run.out_dir or path_under("runs", f"{spec.name}-{run_id}"))
         run.status, run.stop_requested, run.stop_reason, run.finished_at = RunStatus.RUNNING.value, False, None, None
@@ -169,7 +166,7 @@ async def run_search(
         except ValueError as exc:  # no worker for a target, a spec that cannot start, and the like
             await pool.close()  # actors of targets started before the one that failed
             raise RunSetupError(str(exc)) from None
-        recorder = RunRecorder(db, run_id)
+        recorder = RunRecorder(db, run_id, owner=owner)
         loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
         if not stored.candidates:
@@ -265,6 +262,8 @@ async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, re
             recorder.flush()
             with db.session() as session:
                 held, stop = renew_lease(session, run_id, owner)
+        except LeaseLost:  # the recorder's fence found it first
+            held, stop = False, True
         except Exception as exc:  # the database went away for a moment: try again
             log.warning("could not renew the run's lease: %s", exc)
             continue

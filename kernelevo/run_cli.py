@@ -225,6 +225,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.spec is not None and not Path(args.spec).is_file():
         what = "is a directory: give the spec's Python file" if Path(args.spec).is_dir() else "was not found"
         return fail(f"spec {args.spec!r} {what} (a KernelBench-format Python file, e.g. examples/gelu/spec.py)")
+    updates: dict[str, Any] = {}  # a resumed run's changed settings, stored once its driver holds the lease
     try:
         check_out_dir("--out", args.out)
         check_out_dir("--export-to", args.export_to)
@@ -258,9 +259,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
             config = _validated({**current.model_dump(), **updates})
             asyncio.run(_ready_to_start(config, None))
             run_id = args.resume
-            from kernelevo.driver import stored_config
-
-            stored_config(db, run_id, updates)
     except PreflightError as exc:
         return fail(str(exc))
     except (SpecError, ValueError, OSError, RunNotFound) as exc:
@@ -277,7 +275,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     display: LiveDisplay | LogDisplay = LiveDisplay(console) if interactive else LogDisplay()
     try:
         outcome = asyncio.run(run_search(db, run_id, on_start=display.attach, on_event=display.event,
-                                         export_to=args.export_to))
+                                         export_to=args.export_to, config_updates=updates))
     except (SpecError, RunSetupError, RunBusy) as exc:
         display.close()
         return fail(str(exc))

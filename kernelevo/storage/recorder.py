@@ -33,6 +33,7 @@ from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, P
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
 from kernelevo.storage.database import Database
+from kernelevo.storage.runs import LeaseLost, fence
 from kernelevo.storage.tables import (
     CandidateRow,
     EliteRow,
@@ -53,10 +54,12 @@ GIVE_UP_AFTER_S = 120.0  # a batch that cannot be written for this long fails th
 
 
 class RunRecorder:
-    """The search's writer for run ``run_id``."""
+    """The search's writer for run ``run_id``; with ``owner``, the driver holding the run's lease, every
+    transaction is fenced (:func:`~kernelevo.storage.runs.fence`): once the lease is another driver's, nothing
+    more is written and :class:`~kernelevo.storage.runs.LeaseLost` is raised."""
 
-    def __init__(self, db: Database, run_id: int) -> None:
-        self.db, self.run_id = db, run_id
+    def __init__(self, db: Database, run_id: int, *, owner: str | None = None) -> None:
+        self.db, self.run_id, self.owner = db, run_id, owner
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
         self._pending: dict[str, Any] | None = None  # a snapshot not written yet (too soon after the last)
@@ -113,11 +116,14 @@ class RunRecorder:
             return
         candidates, writes = self._held_candidates, self._held
         try:
-            with self.db.session() as session:
+            with self._session() as session:
                 self._insert_candidates(session, candidates)
                 for write in writes:
                     write(session)
                 self._insert_evaluations(session)
+        except LeaseLost:
+            self._held_candidates, self._held, self._pending = [], [], None
+            raise
         except Exception as exc:
             now = time.monotonic()
             self._failing_since = self._failing_since or now
@@ -130,12 +136,20 @@ class RunRecorder:
             return
         self._held_candidates, self._held, self._failing_since = [], [], None
 
+    @contextlib.contextmanager
+    def _session(self) -> Iterator[Session]:
+        """A transaction for the run's records: fenced first where the recorder has an owner."""
+        with self.db.session() as session:
+            if self.owner is not None:
+                fence(session, self.run_id, self.owner)
+            yield session
+
     def _write(self, write: Callable[[Session], None]) -> None:
         if self._batching:
             self._held.append(write)
             self._commit_due()
             return
-        with self.db.session() as session:
+        with self._session() as session:
             write(session)
             self._insert_evaluations(session)
 
@@ -145,7 +159,7 @@ class RunRecorder:
             self._held_candidates.append(candidate)
             self._commit_due()
             return
-        with self.db.session() as session:
+        with self._session() as session:
             self._insert_candidates(session, [candidate])
 
     def _insert_candidates(self, session: Session, candidates: list[Candidate]) -> None:

@@ -32,6 +32,11 @@ class RunBusy(RuntimeError):
     """Another driver holds the run's lease."""
 
 
+class LeaseLost(RunBusy):
+    """This driver's lease went to another driver (it was paused, or cut off, past its lease): it writes nothing
+    more, and what it held back is dropped, as the driver now in charge never saw it."""
+
+
 # -- specs -------------------------------------------------------------------------------------------
 def save_spec(session: Session, spec: Spec, *, seeds: list[tuple[str, str]] | None = None,
               report: dict[str, Any] | None = None) -> SpecRow:
@@ -173,6 +178,16 @@ def renew_lease(session: Session, run_id: int, owner: str) -> tuple[bool, bool]:
         return False, True
     row.lease_expires_at = utcnow() + timedelta(seconds=LEASE_S)
     return True, row.stop_requested
+
+
+def fence(session: Session, run_id: int, owner: str) -> None:
+    """:class:`LeaseLost` unless ``owner`` holds the run's lease; called in the transaction of every write a driver
+    makes, the run's row locked (PostgreSQL; SQLite serializes writers), so that a driver that lost the lease
+    commits nothing even if the takeover came a moment before its commit."""
+    row = session.execute(select(RunRow.lease_owner).where(RunRow.id == run_id).with_for_update()).scalar_one_or_none()
+    if row != owner:
+        raise LeaseLost(f"run {run_id} was taken over by another driver ({row or 'none now'}): this driver "
+                        "stopped writing to it")
 
 
 def release_lease(session: Session, run_id: int, owner: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -59,12 +60,9 @@ def test_offline_search_fills_the_archive(gelu, tmp_path: Path, db) -> None:
 
 
 def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path, db) -> None:
-    from kernelevo.driver import stored_config
-
     first_run = asyncio.run(start_search(db, gelu, config(5), out=tmp_path / "run"))
     first = load_run(db, first_run.run_id).evaluations
-    stored_config(db, first_run.run_id, {"budget": {"evaluations": 9}})
-    outcome = asyncio.run(run_search(db, first_run.run_id))
+    outcome = asyncio.run(run_search(db, first_run.run_id, config_updates={"budget": {"evaluations": 9}}))
     after = load_run(db, first_run.run_id).evaluations
     assert outcome.state.evaluated_count() == 9 == len(after)
     assert [e.candidate_id for e, _ in after[:5]] == [e.candidate_id for e, _ in first]
@@ -101,6 +99,52 @@ def test_killed_driver_resumes(tmp_path: Path) -> None:
     assert ids[:len(before)] == [e.candidate_id for e, _ in before]  # kept, in order
     assert len(ids) == len(set(ids))  # none counted twice
     assert {c.id for c in made} <= set(ids)  # made before the kill, evaluated after the resume
+
+
+def test_a_paused_driver_taken_over_writes_nothing_and_a_refused_resume_changes_nothing(tmp_path: Path) -> None:
+    """A driver paused (SIGSTOP) past its lease is taken over by ``--resume`` from another shell; continued
+    (SIGCONT), it writes nothing more: every candidate is evaluated once and the budget is exact. A resume
+    refused while the run is driven stores none of its settings."""
+    from datetime import timedelta
+
+    from kernelevo.storage.database import open_database, utcnow
+    from kernelevo.storage.tables import RunRow
+
+    path = tmp_path / "kernelevo.db"
+    cmd = [sys.executable, "-m", "kernelevo.cli", "run", "--db", str(path), "--device", "cpu", "--plain", "--no-ray"]
+    first = subprocess.Popen([*cmd, str(ROOT / "examples" / "gelu" / "spec.py"), "--budget", "evals=40"],
+                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, count = time.monotonic() + 300, 0
+        while time.monotonic() < deadline and count < 3:
+            time.sleep(0.5)
+            if path.exists():
+                count = len(load_run(open_database(f"sqlite:///{path}"), 1).evaluations)
+        assert count >= 3
+        refused = subprocess.run([*cmd, "--resume", "1", "--budget", "evals=41"], capture_output=True, text=True,
+                                 timeout=300)
+        assert refused.returncode != 0 and "being driven" in refused.stderr
+        db = open_database(f"sqlite:///{path}")
+        with db.session() as session:
+            assert session.get(RunRow, 1).config["budget"]["evaluations"] == 40  # unchanged
+        os.kill(first.pid, signal.SIGSTOP)
+        with db.session() as session:  # as if the pause outlasted the lease (30 s)
+            session.get(RunRow, 1).lease_expires_at = utcnow() - timedelta(seconds=1)
+        budget = len(load_run(db, 1).evaluations) + 3
+        second = subprocess.run([*cmd, "--resume", "1", "--budget", f"evals={budget}"], capture_output=True,
+                                text=True, timeout=600)
+        assert second.returncode == 0, second.stderr[-2000:]
+        os.kill(first.pid, signal.SIGCONT)
+        _, err = first.communicate(timeout=300)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.pid, signal.SIGKILL)
+    ids = [e.candidate_id for e, _ in load_run(db, 1).evaluations]
+    assert len(ids) == budget  # exact: nothing written by the first driver once the second held the run
+    assert len(ids) == len(set(ids))  # no candidate evaluated twice
+    assert "taken over" in err, err[-2000:]  # and it says why it stopped
+    with db.session() as session:
+        assert session.get(RunRow, 1).status == "finished"  # the second driver's verdict stands
 
 
 def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server: ScriptedLLMServer,

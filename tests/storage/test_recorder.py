@@ -212,3 +212,59 @@ def test_a_timed_commit_that_gives_up_stops_the_loop_with_its_error(any_db, exam
 
     with pytest.raises(IntegrityError):
         asyncio.run(search())
+
+
+def _take_over(db, run_id: int, first: str, second: str) -> None:
+    """``second`` takes the run from ``first``, whose lease ran out while it was paused."""
+    from datetime import timedelta
+
+    from kernelevo.storage.database import utcnow
+    from kernelevo.storage.runs import acquire_lease
+
+    with db.session() as session:
+        session.get(RunRow, run_id).lease_expires_at = utcnow() - timedelta(seconds=1)
+    with db.session() as session:
+        acquire_lease(session, run_id, second)
+
+
+def test_a_driver_that_lost_its_lease_writes_nothing_more(any_db, examples_dir: Path) -> None:
+    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name
+
+    run_id = new_run(any_db, examples_dir)
+    first, second = lease_owner_name(), lease_owner_name()
+    with any_db.session() as session:
+        acquire_lease(session, run_id, first)
+    recorder = RunRecorder(any_db, run_id, owner=first)
+    recorder.add_candidate(candidate(0, operator="seed"))
+    recorder.add_evaluations([evaluated(0)])
+    _take_over(any_db, run_id, first, second)
+    with pytest.raises(LeaseLost, match="taken over"):
+        recorder.add_candidate(candidate(1))
+    with pytest.raises(LeaseLost):
+        recorder.add_evaluations([evaluated(0, ms=0.1)])
+    with pytest.raises(LeaseLost):
+        recorder.progress({"evaluations": 2}, force=True)
+    stored = load_run(any_db, run_id)
+    assert [c.id for c in stored.candidates] == [0] and len(stored.evaluations) == 1
+    with any_db.session() as session:
+        assert session.get(RunRow, run_id).evaluations != 2  # the summary columns are the new driver's
+
+
+def test_writes_held_for_a_group_commit_are_dropped_when_the_lease_is_lost(any_db, examples_dir: Path) -> None:
+    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name
+
+    run_id = new_run(any_db, examples_dir)
+    first, second = lease_owner_name(), lease_owner_name()
+    with any_db.session() as session:
+        acquire_lease(session, run_id, first)
+    recorder = RunRecorder(any_db, run_id, owner=first)
+    with pytest.raises(LeaseLost):
+        with recorder.batched():
+            recorder.add_candidate(candidate(0, operator="seed"))
+            recorder.add_evaluations([evaluated(0)])
+            _take_over(any_db, run_id, first, second)  # between the writes and their commit
+    assert load_run(any_db, run_id).candidates == []
+    recorder.commit()  # nothing is held any more: nothing to write, nothing raised
+    second_recorder = RunRecorder(any_db, run_id, owner=second)
+    second_recorder.add_candidate(candidate(0, operator="seed"))  # the driver in charge writes on
+    assert [c.id for c in load_run(any_db, run_id).candidates] == [0]
