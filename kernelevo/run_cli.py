@@ -361,7 +361,7 @@ def runs(args: argparse.Namespace, console: Console) -> int:
 
     db = database(args, write=False)
     with db.session() as session:
-        infos = [run_info(session, row) for row in list_runs(session, status=args.status, limit=args.limit)]
+        infos = [run_info(session, row) for row in list_runs(session, status=args.status, limit=args.limit)[0]]
     if args.json:
         print(json.dumps([info.model_dump(mode="json") for info in infos], indent=2))
         return EXIT_OK

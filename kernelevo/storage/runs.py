@@ -117,20 +117,24 @@ def run_info(session: Session, row: RunRow) -> RunInfo:
     )
 
 
-def list_runs(session: Session, *, status: str | None = None, spec_id: int | None = None, limit: int = 100,
-              offset: int = 0) -> list[RunRow]:
-    """The runs, newest first; ``status`` as :func:`status_of` tells it (a run stored as running whose driver
-    is gone is interrupted, as is one a second Ctrl-C stopped)."""
+def list_runs(session: Session, *, status: RunStatus | str | None = None, spec_id: int | None = None,
+              limit: int = 100, offset: int = 0) -> tuple[list[RunRow], int]:
+    """A page of the runs, newest first, and how many there are in all; ``status`` as :func:`status_of` tells
+    it (a run stored as running whose driver is gone is interrupted, as is one a second Ctrl-C stopped).
+    The one listing of runs: the CLI's ``runs`` and the API's ``GET /runs`` both read it."""
+    status = RunStatus(status) if status is not None else None
     query = select(RunRow).order_by(RunRow.id.desc())
     if spec_id is not None:
         query = query.where(RunRow.spec_id == spec_id)
     leased = (RunStatus.RUNNING.value, RunStatus.INTERRUPTED.value)
-    if status is not None and status not in leased:
-        query = query.where(RunRow.status == status)
-    elif status is not None:  # the lease tells these two apart: filtered below
+    if status is not None and status.value not in leased:
+        query = query.where(RunRow.status == status.value)
+    elif status is not None:  # the lease tells these two apart: filtered here
         query = query.where(RunRow.status.in_(leased))
-        return [r for r in session.scalars(query) if status_of(r).value == status][offset:offset + limit]
-    return list(session.scalars(query.limit(limit).offset(offset)))
+        rows = [r for r in session.scalars(query) if status_of(r) == status]
+        return rows[offset:offset + limit], len(rows)
+    total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+    return list(session.scalars(query.limit(limit).offset(offset))), total
 
 
 # -- the lease -----------------------------------------------------------------------------------------

@@ -258,11 +258,10 @@ def test_writes_held_for_a_group_commit_are_dropped_when_the_lease_is_lost(any_d
     with any_db.session() as session:
         acquire_lease(session, run_id, first)
     recorder = RunRecorder(any_db, run_id, owner=first)
-    with pytest.raises(LeaseLost):
-        with recorder.batched():
-            recorder.add_candidate(candidate(0, operator="seed"))
-            recorder.add_evaluations([evaluated(0)])
-            _take_over(any_db, run_id, first, second)  # between the writes and their commit
+    with pytest.raises(LeaseLost), recorder.batched():
+        recorder.add_candidate(candidate(0, operator="seed"))
+        recorder.add_evaluations([evaluated(0)])
+        _take_over(any_db, run_id, first, second)  # between the writes and their commit
     assert load_run(any_db, run_id).candidates == []
     recorder.commit()  # nothing is held any more: nothing to write, nothing raised
     second_recorder = RunRecorder(any_db, run_id, owner=second)

@@ -19,6 +19,7 @@ from kernelevo.storage.runs import (
     create_run,
     get_run,
     lease_owner_name,
+    list_runs,
     release_lease,
     renew_lease,
     run_info,
@@ -89,3 +90,27 @@ def test_a_dead_driver_or_an_expired_lease_lets_the_next_one_in(any_db, examples
         acquire_lease(session, run_id, lease_owner_name())
         assert get_run(session, run_id).lease_owner.startswith(host)
     assert os.getpid()  # this process holds nothing
+
+
+def test_one_listing_tells_a_run_whose_driver_is_gone_as_interrupted_everywhere(any_db, examples_dir: Path) -> None:
+    sid = spec_id(any_db, examples_dir)
+    with any_db.session() as session:
+        ids = [create_run(session, spec_id=sid, config={}, owner="test").id for _ in range(4)]
+        for run_id in ids[1:]:
+            acquire_lease(session, run_id, lease_owner_name())
+            get_run(session, run_id).status = RunStatus.RUNNING.value
+        get_run(session, ids[1]).lease_expires_at = utcnow() - timedelta(seconds=1)  # its driver went quiet
+        get_run(session, ids[2]).status = RunStatus.INTERRUPTED.value  # Ctrl-C twice
+    with any_db.session() as session:
+        def listed(status: str | None, **page: int) -> tuple[list[int], int]:
+            rows, total = list_runs(session, status=status, **page)
+            return [r.id for r in rows], total
+
+        assert listed("running") == ([ids[3]], 1)
+        assert listed("interrupted") == ([ids[2], ids[1]], 2)
+        assert listed("queued") == ([ids[0]], 1)
+        assert listed(None) == (ids[::-1], 4)
+        assert listed(None, limit=2, offset=1) == (ids[2:0:-1], 4)
+        assert listed("interrupted", limit=1, offset=1) == ([ids[1]], 2)
+        assert {run_info(session, r).status.value for r in list_runs(session, status="interrupted")[0]} \
+            == {"interrupted"}

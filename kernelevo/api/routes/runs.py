@@ -37,8 +37,9 @@ from kernelevo.records.run import RunInfo, RunStatus
 from kernelevo.settings import Settings, data_dir
 from kernelevo.spec.names import path_under
 from kernelevo.storage import queries
+from kernelevo.storage import runs as storage_runs
 from kernelevo.storage.runs import create_run, get_run, get_spec, run_info, status_of
-from kernelevo.storage.tables import CandidateRow, EventRow, RunRow, SpecRow
+from kernelevo.storage.tables import CandidateRow, EventRow, SpecRow
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
 
@@ -108,17 +109,8 @@ def start_run(body: RunCreate, request: Request, session: SessionDep, who: Write
 @router.get("", response_model=RunPage, dependencies=[ReadDep])
 def list_runs(session: SessionDep, status: RunStatus | None = None, spec_id: OptionalId = None,
               limit: int = LIMIT, offset: int = OFFSET) -> RunPage:
-    query = select(RunRow)
-    if spec_id is not None:
-        query = query.where(RunRow.spec_id == spec_id)
-    if status is not None and status not in (RunStatus.RUNNING, RunStatus.INTERRUPTED):
-        query = query.where(RunRow.status == status.value)
-    elif status is not None:  # stored as running (the lease tells them apart), or interrupted (Ctrl-C twice)
-        query = query.where(RunRow.status.in_((RunStatus.RUNNING.value, RunStatus.INTERRUPTED.value)))
-    rows = [r for r in session.scalars(query.order_by(RunRow.id.desc()))
-            if status is None or status_of(r) == status]
-    return RunPage(items=[run_info(session, r) for r in rows[offset:offset + limit]], total=len(rows), limit=limit,
-                   offset=offset)
+    rows, total = storage_runs.list_runs(session, status=status, spec_id=spec_id, limit=limit, offset=offset)
+    return RunPage(items=[run_info(session, r) for r in rows], total=total, limit=limit, offset=offset)
 
 
 # The reads a dashboard polls open their session in the route (one thread hop a request; the session
