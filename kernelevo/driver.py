@@ -26,26 +26,26 @@ from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.archive.export import export_run
 from kernelevo.records.run import RunStatus
 from kernelevo.search.config import RunConfig
-from kernelevo.search.loop import LLM_FAILED, SearchLoop
+from kernelevo.search.loop import SearchLoop
 from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
 from kernelevo.search.state import SearchState, replay
 from kernelevo.spec import Spec
 from kernelevo.spec.names import path_under
-from kernelevo.storage.database import Database, utcnow
+from kernelevo.storage.database import Database
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import (
     LeaseLost,
     acquire_lease,
     create_run,
-    get_run,
+    end_run,
     get_spec,
     lease_owner_name,
-    release_lease,
     renew_lease,
     save_spec,
     seeds_of,
     spec_of,
+    start_run,
 )
 from kernelevo.variation.llm import missing_key_message
 from kernelevo.variation.models import ModelPool
@@ -147,9 +147,7 @@ async def run_search(
         run.config = config.model_dump(mode="json")
         # the spec's name as one path component, whatever an old row holds (kernelevo.spec.names)
         previous_s, out = run.elapsed_s, Path(run.out_dir or path_under("runs", f"{spec.name}-{run_id}"))
-        run.status, run.stop_requested, run.stop_reason, run.finished_at = RunStatus.RUNNING.value, False, None, None
-        run.started_at = run.started_at or utcnow()
-        run.driver, run.out_dir = f"pid {os.getpid()}", str(out)
+        start_run(run, driver=f"pid {os.getpid()}", out_dir=str(out))
     pool_started = False
     try:
         llm = make_llm(config)
@@ -194,9 +192,7 @@ async def run_search(
     except BaseException as exc:
         _finish(db, run_id, owner, RunStatus.FAILED, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
         raise
-    status = RunStatus.FINISHED if "budget" in reason or "exhausted" in reason else RunStatus.STOPPED
-    if "no correct kernel" in reason or reason.startswith(LLM_FAILED):
-        status = RunStatus.FAILED
+    status = loop.stop_status
     _finish(db, run_id, owner, status, reason)
     exported = export_run(db, run_id, out / "export")
     if export_to is not None:
@@ -247,10 +243,7 @@ def _fewer_collections() -> Iterator[None]:
 
 def _finish(db: Database, run_id: int, owner: str, status: RunStatus, reason: str) -> None:
     with db.session() as session:
-        run = get_run(session, run_id)
-        if run.lease_owner == owner:
-            run.status, run.stop_reason, run.finished_at = status.value, reason, utcnow()
-        release_lease(session, run_id, owner)
+        end_run(session, run_id, owner, status, reason)
 
 
 async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, recorder: RunRecorder) -> None:

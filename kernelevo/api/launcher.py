@@ -30,7 +30,7 @@ from sqlalchemy import select
 from kernelevo.records.run import RunStatus
 from kernelevo.settings import Settings, data_dir
 from kernelevo.storage.database import Database, as_utc, utcnow
-from kernelevo.storage.runs import get_run, status_of
+from kernelevo.storage.runs import fail_unended_run, get_run, status_of
 from kernelevo.storage.tables import RunRow
 from kernelevo.utils.devices import visible_gpus
 
@@ -117,10 +117,7 @@ class RunLauncher:
                 finished = as_utc(row.finished_at)
                 if finished is not None and finished >= launched.at:
                     continue  # the driver ended the run itself (it may be queued again since)
-                if RunStatus(row.status) in (RunStatus.QUEUED, RunStatus.RUNNING) and status_of(row) != \
-                        RunStatus.RUNNING:
-                    row.status, row.finished_at = RunStatus.FAILED.value, utcnow()
-                    row.stop_reason = f"the run's driver ended before finishing it ({detail})"
+                fail_unended_run(row, f"the run's driver ended before finishing it ({detail})")
 
     def _ended(self, launched: _Launched) -> tuple[bool, str]:
         if launched.process is not None:

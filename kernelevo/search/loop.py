@@ -30,6 +30,7 @@ from typing import cast
 
 from kernelevo.records.candidate import Candidate, OperatorFailure
 from kernelevo.records.result import ErrorKind, EvalResult
+from kernelevo.records.run import RunStatus
 from kernelevo.search.config import RunConfig
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
@@ -74,6 +75,7 @@ class SearchLoop:
         self.previous_elapsed_s = previous_elapsed_s  # the run's earlier sessions
         self.ready: list[Candidate] = []
         self.stopped = ""  # why the loop stops; empty while it runs
+        self.stop_status = RunStatus.STOPPED  # the status that stop leaves the run in
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
         self.seeding_s = 0.0  # of which making the seeds took (torch.compile's captures)
@@ -110,9 +112,12 @@ class SearchLoop:
             return f"dollar budget (${b.dollars:g}) reached"
         return ""
 
-    def stop(self, reason: str = "stopped by the user") -> None:
+    def stop(self, reason: str = "stopped by the user", status: RunStatus = RunStatus.STOPPED) -> None:
+        """Stop making candidates (those under way are finished); the first reason given stands, with the
+        status it leaves the run in: finished for a budget or a search space used up, failed where nothing
+        could go on, stopped for a person's or a signal's stop."""
         if not self.stopped:
-            self.stopped = reason
+            self.stopped, self.stop_status = reason, status
 
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
@@ -144,7 +149,7 @@ class SearchLoop:
             if not self.stopped:
                 budget = self.budget_reached()
                 if budget:
-                    self.stop(budget)
+                    self.stop(budget, RunStatus.FINISHED)
                     self.by_budget = True
             if not self.stopped:
                 self._start_producing(tasks)
@@ -161,8 +166,11 @@ class SearchLoop:
                 if not tasks.running("evaluate") and not self._seeds_waiting():
                     break
             if not tasks:
-                self.stop(EXHAUSTED if self.state.archives and any(len(a) for a in self.state.archives.values())
-                          else "no correct kernel to vary: every seed was rejected (see the evaluations)")
+                if self.state.archives and any(len(a) for a in self.state.archives.values()):
+                    self.stop(EXHAUSTED, RunStatus.FINISHED)
+                else:
+                    self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)",
+                              RunStatus.FAILED)
                 continue
             self._collect(await tasks.next_finished(), untold)
 
@@ -227,7 +235,8 @@ class SearchLoop:
                 self.idle_produces += 1
                 if self.idle_produces >= self.max_idle_produces:
                     self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
-                              "(the template operator's space is exhausted; add an LLM with --model)")
+                              "(the template operator's space is exhausted; add an LLM with --model)",
+                              RunStatus.FINISHED)
 
     def _evaluation_budget_full(self, evaluating: int) -> bool:
         limit = self.config.budget.evaluations
@@ -243,7 +252,7 @@ class SearchLoop:
         if why is None:
             return
         if not self.config.offline_fallback:
-            self.stop(f"{LLM_FAILED}: {why}")
+            self.stop(f"{LLM_FAILED}: {why}", RunStatus.FAILED)
             return
         log.warning("%s; going on with the template operator (offline_fallback)", why)
         self.producer.drop_llm_operators()

@@ -137,6 +137,47 @@ def list_runs(session: Session, *, status: RunStatus | str | None = None, spec_i
     return list(session.scalars(query.limit(limit).offset(offset))), total
 
 
+# -- a run's lifecycle: every change of its status --------------------------------------------------------
+def start_run(row: RunRow, *, driver: str, out_dir: str) -> None:
+    """Its driver took the lease: running, nothing of its last end left."""
+    row.status, row.stop_requested, row.stop_reason, row.finished_at = RunStatus.RUNNING.value, False, None, None
+    row.started_at = row.started_at or utcnow()
+    row.driver, row.out_dir = driver, out_dir
+
+
+def end_run(session: Session, run_id: int, owner: str, status: RunStatus, reason: str) -> None:
+    """Its driver ends it (finished, stopped, failed or interrupted) and lets the lease go; a driver that lost
+    the lease changes nothing."""
+    row = get_run(session, run_id, for_update=True)
+    if row.lease_owner == owner:
+        row.status, row.stop_reason, row.finished_at = status.value, reason, utcnow()
+    release_lease(session, run_id, owner)
+
+
+def stop_run(row: RunRow) -> None:
+    """Stop on request: a queued run at once, a running one through its driver (which finishes the evaluations
+    under way); one that ended stays as it is."""
+    status = status_of(row)
+    if status == RunStatus.QUEUED:
+        row.status, row.stop_reason = RunStatus.STOPPED.value, "stopped before it started"
+    elif status == RunStatus.RUNNING:
+        row.stop_requested = True
+
+
+def queue_again(row: RunRow) -> None:
+    """A run that ended, queued to be resumed."""
+    row.status, row.stop_requested, row.stop_reason = RunStatus.QUEUED.value, False, None
+
+
+def fail_unended_run(row: RunRow, reason: str) -> bool:
+    """A run whose driver's process ended without ending it (a crash before it took the lease, say): failed,
+    with ``reason``; False where it is running under a live driver or ended already."""
+    if RunStatus(row.status) not in (RunStatus.QUEUED, RunStatus.RUNNING) or status_of(row) == RunStatus.RUNNING:
+        return False
+    row.status, row.finished_at, row.stop_reason = RunStatus.FAILED.value, utcnow(), reason
+    return True
+
+
 # -- the lease -----------------------------------------------------------------------------------------
 def lease_owner_name() -> str:
     """This driver: host, process and a random tag (a restarted process on the same pid is another driver)."""

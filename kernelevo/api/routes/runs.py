@@ -125,11 +125,7 @@ def read_run(run_id: IdPath, db: DatabaseDep) -> RunInfo:
 def stop_run(run_id: IdPath, session: SessionDep, _: WriterDep) -> RunInfo:
     """A queued run is stopped at once; a running one finishes the evaluations under way, within seconds."""
     row = get_run(session, run_id, for_update=True)
-    status = status_of(row)
-    if status == RunStatus.QUEUED:
-        row.status, row.stop_reason = RunStatus.STOPPED.value, "stopped before it started"
-    elif status == RunStatus.RUNNING:
-        row.stop_requested = True
+    storage_runs.stop_run(row)
     return run_info(session, row)
 
 
@@ -148,7 +144,7 @@ def resume_run(run_id: IdPath, request: Request, session: SessionDep, _: WriterD
     config = _config(_merged(row.config, body.config if body is not None else {}))
     _runnable_here(request, config, get_spec(session, row.spec_id))
     row.config = config.model_dump(mode="json")
-    row.status, row.stop_requested, row.stop_reason = RunStatus.QUEUED.value, False, None
+    storage_runs.queue_again(row)
     return run_info(session, row)
 
 
