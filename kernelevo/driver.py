@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from kernelevo.archive.descriptors import descriptor_set
-from kernelevo.archive.export import export_run
 from kernelevo.records.run import RunStatus
 from kernelevo.search.config import RunConfig
 from kernelevo.search.loop import SearchLoop
@@ -33,6 +32,7 @@ from kernelevo.search.state import SearchState, replay
 from kernelevo.spec import Spec
 from kernelevo.spec.names import path_under
 from kernelevo.storage.database import Database
+from kernelevo.storage.export import export_run
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import (
     LeaseLost,

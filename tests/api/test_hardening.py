@@ -18,11 +18,11 @@ import pytest
 from api_server import ROOT, Server
 from synthetic_run import gpu_result, write_run
 
-from kernelevo.archive.export import _strip_docstring
 from kernelevo.records.candidate import Candidate, Evaluated
 from kernelevo.records.run import RunStatus
 from kernelevo.spec.names import NAME_RULE
 from kernelevo.storage.database import Database, open_database
+from kernelevo.storage.export import _strip_docstring
 from kernelevo.storage.recorder import RunRecorder
 from kernelevo.storage.runs import create_run
 from kernelevo.storage.tables import CandidateRow, RunRow, SpecRow

@@ -15,9 +15,9 @@ from sqlalchemy.orm import Session
 
 from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep
 from kernelevo.api.schemas import CandidatePublic, CandidateRef, LineageStep, Problem, PromptPublic
-from kernelevo.archive.export import drop_in_module, module_filename
 from kernelevo.records.candidate import Usage
 from kernelevo.storage import queries
+from kernelevo.storage.export import drop_in_module, module_filename
 from kernelevo.storage.runs import get_run, get_spec
 from kernelevo.storage.tables import CandidateRow, PromptRow
 

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from synthetic_run import gpu_result, timing, write_run
 
-from kernelevo.archive.export import _strip_docstring, drop_in_module, export_run, module_filename
 from kernelevo.spec.names import is_name
+from kernelevo.storage.export import _strip_docstring, drop_in_module, export_run, module_filename
 from kernelevo.storage.tables import CandidateRow, SpecRow
 
 PAYLOADS = ['"""', "'''", '"', "'", "\\", "\n", "\r", "\r\n", "\u2028", "\u2029", "\x00", "\x0c", "\x85",
