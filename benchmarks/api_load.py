@@ -51,6 +51,7 @@ from storage_cost import databases  # noqa: E402
 from synthetic_run import gpu_result, write_run  # noqa: E402
 
 from kernelevo.records.candidate import Candidate  # noqa: E402
+from kernelevo.records.progress import Progress  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
 from kernelevo.storage.recorder import RunRecorder  # noqa: E402
 
@@ -90,7 +91,7 @@ def writer(url: str, run_id: int, first: int, rate: float, seconds: float, out: 
         recorder.add_evaluations([Evaluated(candidate_id=i, hardware="h100", result=gpu_result(i),
                                             objective=0.1 + i * 1e-4, measures=[1.0, 1.0, 1.0], cell=(i * 7) % 64,
                                             archive_status="improved" if takes else "worse")])
-        recorder.progress({"evaluations": i + 1, "correct": i})
+        recorder.progress(Progress(evaluations=i + 1, correct=i))
         times.append((time.perf_counter() - started) * 1e3)
         i += 1
         time.sleep(max(0.0, 1 / rate - times[-1] / 1e3))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kernelevo.archive.descriptors import descriptor_set
+from kernelevo.records.progress import Progress
 from kernelevo.records.run import RunStatus
 from kernelevo.search.config import RunConfig
 from kernelevo.search.loop import SearchLoop
@@ -78,7 +79,7 @@ class RunOutcome:
     state: SearchState
     loop: SearchLoop
     exported: list[Path]
-    progress: dict[str, Any]
+    progress: Progress
 
 
 def make_llm(config: RunConfig) -> ModelPool | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate, Evaluated
+from kernelevo.records.progress import Progress
 from kernelevo.records.result import Environment, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
 from kernelevo.search.state import SearchState
 from kernelevo.spec import read_spec
@@ -52,19 +53,19 @@ def gpu_result(i: int) -> EvalResult:
                          child_limit_bytes=81675878400, device_bytes=84465090560))
 
 
-def snapshot(state: SearchState, i: int) -> dict[str, Any]:
+def snapshot(state: SearchState, i: int) -> Progress:
     """What the loop's progress snapshot holds, for a run evaluating 40 candidates a minute on 4 GPUs."""
     best = state.best("h100")
     archives = list(state.archives.values())
     speedup = best[0].objective if best else None
-    return {"evaluations": i + 1, "correct": state.correct_count(), "candidates": i + 1,
+    return Progress.model_validate({"evaluations": i + 1, "correct": state.correct_count(), "candidates": i + 1,
             "evaluations_per_min": 40.0, "busy": 0.9 + (i % 10) / 100, "workers": 4, "elapsed_s": i * 1.5,
             "session_s": i * 1.5, "hardware": "h100", "interpreted": False,
             "best_speedup_eager": math.exp(speedup) if speedup is not None else None,
             "best_speedup_compile": math.exp(speedup) if speedup is not None else None, "best_roofline": 0.9,
             "coverage": {"h100": {"filled": sum(len(a) for a in archives),
                                   "cells": archives[0].cells if archives else 1, "qd_score": 0.0}},
-            "calls": 0, "tokens": 0, "dollars": 0.0}
+            "calls": 0, "tokens": 0, "dollars": 0.0})
 
 
 def write_run(db: Database, candidates: int, *, descriptors: str = "metadata", progress_every: int = 50,

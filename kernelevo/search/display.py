@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 
+from kernelevo.records.progress import Progress
 from kernelevo.search.config import Budget
 from kernelevo.search.loop import SearchLoop
 from kernelevo.search.progress import snapshot
@@ -20,34 +20,33 @@ from kernelevo.search.state import SearchState
 log = logging.getLogger("kernelevo.progress")
 
 
-def _best_line(progress: dict[str, Any]) -> str:
+def _best_line(progress: Progress) -> str:
     parts = []
-    for hardware, best in progress["best"].items():
-        if best["interpreted"]:
-            library = f"; library: {best['library']}" if best.get("library") else ""
-            parts.append(f"{hardware}: #{best['candidate']} (interpreted on the CPU: not a GPU speed){library}")
+    for hardware, best in progress.best.items():
+        library = f"; library: {best.library}" if best.library else ""
+        if best.interpreted:
+            parts.append(f"{hardware}: #{best.candidate} (interpreted on the CPU: not a GPU speed){library}")
             continue
-        eager = f"{best['speedup_eager']:.2f}x eager" if best["speedup_eager"] else "-"
-        comp = f"{best['speedup_compile']:.2f}x torch.compile" if best["speedup_compile"] else "torch.compile: -"
-        roof = f", {best['roofline']:.0%} of roofline" if best["roofline"] else ""
-        library = f"; library: {best['library']}" if best.get("library") else ""
-        parts.append(f"{hardware}: #{best['candidate']} {eager}, {comp}{roof}{library}")
+        eager = f"{best.speedup_eager:.2f}x eager" if best.speedup_eager else "-"
+        comp = f"{best.speedup_compile:.2f}x torch.compile" if best.speedup_compile else "torch.compile: -"
+        roof = f", {best.roofline:.0%} of roofline" if best.roofline else ""
+        parts.append(f"{hardware}: #{best.candidate} {eager}, {comp}{roof}{library}")
     return "; ".join(parts) or "no correct kernel yet"
 
 
-def summary_rows(progress: dict[str, Any], budget: Budget | None = None) -> list[tuple[str, str]]:
+def summary_rows(progress: Progress, budget: Budget | None = None) -> list[tuple[str, str]]:
     """The rows a person reads, from a progress snapshot (:func:`kernelevo.search.progress.snapshot`)."""
-    n, correct = progress["evaluations"], progress["correct"]
-    coverage = ", ".join(f"{hw}: {c['filled']}/{c['cells']} cells" for hw, c in progress["coverage"].items())
+    n, correct = progress.evaluations, progress.correct
+    coverage = ", ".join(f"{hw}: {c.filled}/{c.cells} cells" for hw, c in progress.coverage.items())
     limit = f" / {budget.evaluations}" if budget is not None and budget.evaluations else ""
-    calls, tokens, dollars = progress["calls"], progress["tokens"], progress["dollars"]
+    calls, tokens, dollars = progress.calls, progress.tokens, progress.dollars
     return [
-        ("evaluations", f"{n}{limit}  ({progress['evaluations_per_min']:.1f}/min this session)"),
+        ("evaluations", f"{n}{limit}  ({progress.evaluations_per_min:.1f}/min this session)"),
         ("correct", f"{correct} ({correct / n:.0%})" if n else "0"),
         ("best", _best_line(progress)),
         ("archive", coverage or "empty"),
         ("LLM", f"{calls} calls, {tokens:,} tokens, ${dollars:.4f}" if calls else "none (template operator)"),
-        ("time", f"{progress['elapsed_s'] / 60:.1f} min, evaluators busy {progress['busy']:.0%}"),
+        ("time", f"{progress.elapsed_s / 60:.1f} min, evaluators busy {progress.busy:.0%}"),
     ]
 
 

@@ -1,15 +1,16 @@
-"""A running search's progress as one flat record: what the display shows, the database stores as an event,
-and the runs table sums up."""
+"""A running search's progress (:class:`~kernelevo.records.progress.Progress`), taken from its loop."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kernelevo.records.progress import BestKernel, Coverage, Progress
 
 if TYPE_CHECKING:
     from kernelevo.search.loop import SearchLoop
 
 
-def snapshot(loop: SearchLoop) -> dict[str, Any]:
+def snapshot(loop: SearchLoop) -> Progress:
     """Evaluations, correct ones, rates, the best per hardware, coverage, LLM usage.
 
     Counts are the run's (a resumed run's included); the rate is this session's evaluations
@@ -20,7 +21,7 @@ def snapshot(loop: SearchLoop) -> dict[str, Any]:
     n, correct = state.evaluated_count(), state.correct_count()
     elapsed = loop.elapsed_s()
     this_session = n - loop.started_evaluations
-    best: dict[str, Any] = {}
+    best: dict[str, BestKernel] = {}
     for hardware in state.hardware_types():
         found = state.best(hardware)
         if found is None:
@@ -29,31 +30,30 @@ def snapshot(loop: SearchLoop) -> dict[str, Any]:
         result = state.result_of(candidate.id, hardware)
         if result is None:
             continue
-        best[hardware] = {
-            "candidate": candidate.id, "objective": elite.objective, "interpreted": result.interpreted,
-            "kernel_ms": result.kernel.median_ms if result.kernel else None,
-            "speedup_eager": result.speedup_eager, "speedup_compile": result.speedup_compile,
-            "roofline": result.roofline.fraction if result.roofline else None,
-            "library": result.library.summary() if result.library and result.library.calls else None,
-        }
+        best[hardware] = BestKernel(
+            candidate=candidate.id, objective=elite.objective, interpreted=result.interpreted,
+            kernel_ms=result.kernel.median_ms if result.kernel else None,
+            speedup_eager=result.speedup_eager, speedup_compile=result.speedup_compile,
+            roofline=result.roofline.fraction if result.roofline else None,
+            library=result.library.summary() if result.library and result.library.calls else None,
+        )
     coverage = {}
     for hardware in state.hardware_types():
         archives = [a for (_, hw), a in state.archives.items() if hw == hardware]
-        coverage[hardware] = {"filled": sum(len(a) for a in archives), "cells": archives[0].cells,
-                              "qd_score": sum(a.qd_score for a in archives)}
-    top = max(best.items(), key=lambda kv: kv[1]["objective"], default=None)
-    gpu = top is not None and not top[1]["interpreted"]
-    return {
-        "evaluations": n, "correct": correct, "candidates": len(state.candidates),
-        "evaluations_per_min": this_session / elapsed * 60 if elapsed > 0 else 0.0,
-        "busy": loop.busy_fraction(), "workers": loop.pool.workers,
-        "session_s": elapsed, "elapsed_s": loop.previous_elapsed_s + elapsed,
-        # making the seeds (torch.compile's captures) and searching, apart: this session's seconds
-        "seeding_s": loop.seeding_s, "search_s": max(0.0, elapsed - loop.seeding_s),
-        "hardware": top[0] if top else None, "interpreted": bool(top and top[1]["interpreted"]),
-        "best_speedup_eager": top[1]["speedup_eager"] if gpu and top else None,
-        "best_speedup_compile": top[1]["speedup_compile"] if gpu and top else None,
-        "best_roofline": top[1]["roofline"] if gpu and top else None,
-        "best": best, "coverage": coverage,
-        "calls": state.usage.calls, "tokens": state.usage.tokens, "dollars": state.usage.cost_usd,
-    }
+        coverage[hardware] = Coverage(filled=sum(len(a) for a in archives), cells=archives[0].cells,
+                                      qd_score=sum(a.qd_score for a in archives))
+    top = max(best.items(), key=lambda kv: kv[1].objective, default=None)
+    on_gpu = top[1] if top is not None and not top[1].interpreted else None
+    return Progress(
+        evaluations=n, correct=correct, candidates=len(state.candidates),
+        evaluations_per_min=this_session / elapsed * 60 if elapsed > 0 else 0.0,
+        busy=loop.busy_fraction(), workers=loop.pool.workers,
+        session_s=elapsed, elapsed_s=loop.previous_elapsed_s + elapsed,
+        seeding_s=loop.seeding_s, search_s=max(0.0, elapsed - loop.seeding_s),
+        hardware=top[0] if top else None, interpreted=bool(top and top[1].interpreted),
+        best_speedup_eager=on_gpu.speedup_eager if on_gpu else None,
+        best_speedup_compile=on_gpu.speedup_compile if on_gpu else None,
+        best_roofline=on_gpu.roofline if on_gpu else None,
+        best=best, coverage=coverage,
+        calls=state.usage.calls, tokens=state.usage.tokens, dollars=state.usage.cost_usd,
+    )

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite
+from kernelevo.records.progress import SUMMARY_COLUMNS, Progress
 from kernelevo.records.result import EvalResult
 from kernelevo.storage.database import Database
 from kernelevo.storage.runs import LeaseLost, fence
@@ -62,7 +63,7 @@ class RunRecorder:
         self.db, self.run_id, self.owner = db, run_id, owner
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
-        self._pending: dict[str, Any] | None = None  # a snapshot not written yet (too soon after the last)
+        self._pending: Progress | None = None  # a snapshot not written yet (too soon after the last)
         # while batched: the candidates and the other writes made since the last commit, in order
         self._batching = False
         self._held_candidates: list[Candidate] = []
@@ -253,7 +254,7 @@ class RunRecorder:
             row.fitness, row.best_candidate_number, row.uses = (prompt.fitness, prompt.best_candidate_id,
                                                                 prompt.uses)
 
-    def progress(self, snapshot: dict[str, Any], *, force: bool = False) -> None:
+    def progress(self, snapshot: Progress, *, force: bool = False) -> None:
         """A progress event (at most one a second unless ``force``), and the run's summary columns.
 
         A snapshot held back by that limit is kept: :meth:`flush` writes it (the driver's heartbeat
@@ -273,18 +274,16 @@ class RunRecorder:
         if self._batching:
             self.commit()
 
-    def _write_progress(self, snapshot: dict[str, Any], now: float) -> None:
+    def _write_progress(self, snapshot: Progress, now: float) -> None:
         self._last_progress, self._pending = now, None
         self._write(lambda session: self._save_progress(session, snapshot, now))
 
-    def _save_progress(self, session: Session, snapshot: dict[str, Any], now: float) -> None:
-        session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot))
+    def _save_progress(self, session: Session, snapshot: Progress, now: float) -> None:
+        session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot.model_dump(mode="json")))
         row = session.get(RunRow, self.run_id)
         assert row is not None
-        for column in ("hardware", "interpreted", "evaluations", "correct", "best_speedup_eager",
-                       "best_speedup_compile", "best_roofline", "tokens", "dollars", "elapsed_s"):
-            if column in snapshot:
-                setattr(row, column, snapshot[column])
+        for column in SUMMARY_COLUMNS:
+            setattr(row, column, getattr(snapshot, column))
 
 
 @dataclass

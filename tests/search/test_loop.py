@@ -67,7 +67,7 @@ def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path, db) -> None:
     assert outcome.state.evaluated_count() == 9 == len(after)
     assert [e.candidate_id for e, _ in after[:5]] == [e.candidate_id for e, _ in first]
     assert len({e.candidate_id for e, _ in after}) == 9  # nothing evaluated twice
-    assert outcome.progress["evaluations"] == 9 and outcome.loop.started_evaluations == 5
+    assert outcome.progress.evaluations == 9 and outcome.loop.started_evaluations == 5
 
 
 def test_killed_driver_resumes(tmp_path: Path) -> None:
@@ -242,4 +242,4 @@ def test_seeds_are_judged_when_a_budget_is_reached_before_them(gelu, tmp_path: P
     assert outcome.reason == "evaluation budget (1) reached"
     assert outcome.state.evaluated_count() == 2  # both seeds, and no variation of them
     assert {e.candidate_id for e, _ in load_run(db, outcome.run_id).evaluations} == {c.id for c in seeds}
-    assert outcome.progress["seeding_s"] >= 0 and outcome.progress["search_s"] <= outcome.progress["session_s"]
+    assert outcome.progress.seeding_s >= 0 and outcome.progress.search_s <= outcome.progress.session_s

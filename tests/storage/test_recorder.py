@@ -8,6 +8,7 @@ import pytest
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite
+from kernelevo.records.progress import Progress
 from kernelevo.records.result import EvalResult, KernelMetadata, Stage, Timing
 from kernelevo.spec import read_spec
 from kernelevo.storage import queries
@@ -88,15 +89,16 @@ def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
 def test_progress_updates_the_runs_summary_at_most_once_a_second(any_db, examples_dir: Path) -> None:
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id)
-    recorder.progress({"evaluations": 3, "correct": 2, "best_speedup_eager": 1.4, "hardware": "h200"})
-    recorder.progress({"evaluations": 4, "correct": 3})  # within the second: held back
-    recorder.progress({"evaluations": 5, "correct": 3}, force=True)  # an improvement: written at once
-    recorder.progress({"evaluations": 6, "correct": 3})  # held back ...
+    best = {"best_speedup_eager": 1.4, "hardware": "h200"}
+    recorder.progress(Progress(evaluations=3, correct=2, **best))
+    recorder.progress(Progress(evaluations=4, correct=3, **best))  # within the second: held back
+    recorder.progress(Progress(evaluations=5, correct=3, **best), force=True)  # an improvement: written at once
+    recorder.progress(Progress(evaluations=6, correct=3, best_speedup_eager=1.5, hardware="h200"))  # held back ...
     recorder.flush()  # ... until the heartbeat writes it
     recorder.flush()  # nothing held back: nothing written
     with any_db.session() as session:
         row = session.get(RunRow, run_id)
-        assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (6, 3, 1.4, "h200")
+        assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (6, 3, 1.5, "h200")
         assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [3, 5, 6]
 
 
@@ -104,7 +106,7 @@ def test_a_chart_samples_the_events_evenly_and_keeps_the_last(any_db, examples_d
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id)
     for i in range(1, 26):
-        recorder.progress({"evaluations": i}, force=True)
+        recorder.progress(Progress(evaluations=i), force=True)
     with any_db.session() as session:
         sampled = [e.data["evaluations"] for e in queries.events_sampled(session, run_id, 10)]
         assert sampled == [1, 4, 7, 10, 13, 16, 19, 22, 25]
@@ -133,7 +135,7 @@ def test_a_batch_is_written_in_one_commit_in_the_order_it_was_made(any_db, examp
         recorder.add_evaluations([evaluated(1, ms=0.3)])
         recorder.add_evaluations([evaluated(0, ms=0.2, status="improved")])  # the same cell, in the same batch
         recorder.add_failure(OperatorFailure(operator="template", kind="duplicate", message="seen"))
-        recorder.progress({"evaluations": 2, "correct": 2}, force=True)
+        recorder.progress(Progress(evaluations=2, correct=2), force=True)
         assert load_run(any_db, run_id).candidates == []  # held: nothing is written before the commit
         recorder.commit()
         stored = load_run(any_db, run_id)
@@ -243,7 +245,7 @@ def test_a_driver_that_lost_its_lease_writes_nothing_more(any_db, examples_dir: 
     with pytest.raises(LeaseLost):
         recorder.add_evaluations([evaluated(0, ms=0.1)])
     with pytest.raises(LeaseLost):
-        recorder.progress({"evaluations": 2}, force=True)
+        recorder.progress(Progress(evaluations=2), force=True)
     stored = load_run(any_db, run_id)
     assert [c.id for c in stored.candidates] == [0] and len(stored.evaluations) == 1
     with any_db.session() as session:
