@@ -25,6 +25,7 @@ from sqlalchemy import select
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
+from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
 from kernelevo.records.run import RunStatus
 from kernelevo.search.state import SearchState
@@ -149,7 +150,7 @@ def _import_archive(db: Database, document_path: Path, spec_files: list[Path]) -
         recorder.add_evaluations([Evaluated(
             candidate_id=elite["candidate_id"], hardware=hardware, result=result, objective=elite["objective"],
             measures=list(elite["descriptors"].values()), island=elite["island"], cell=elite["cell"],
-            archive_status="new_cell")])
+            archive_status=AddStatus.NEW_CELL)])
     with db.session() as session:
         run_row = session.get(RunRow, run_id)
         assert run_row is not None

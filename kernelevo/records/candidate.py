@@ -78,7 +78,7 @@ class Evaluated(BaseModel):
     measures: list[float] | None = None
     island: int = 0
     cell: int | None = None  # the archive cell it was offered to (correct kernels)
-    archive_status: str | None = None  # AddStatus value
+    archive_status: AddStatus | None = None  # what offering it to its cell did (correct kernels)
     finished_at: float = Field(default_factory=time.time)
 
     @property
@@ -88,12 +88,12 @@ class Evaluated(BaseModel):
     @property
     def took_cell(self) -> bool:
         """It holds its cell now (the store records the elite)."""
-        return self.archive_status is not None and AddStatus(self.archive_status).inserted
+        return self.archive_status is not None and self.archive_status.inserted
 
     @property
     def credited(self) -> bool:
         """It gained beyond the noise: progress, and a reward for what made it."""
-        return self.archive_status is not None and AddStatus(self.archive_status).credited
+        return self.archive_status is not None and self.archive_status.credited
 
 
 class OperatorFailure(BaseModel):

@@ -18,15 +18,18 @@ from kernelevo.archive.elites import ElitesArchive
 from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
 from kernelevo.records.elite import Elite
-from kernelevo.records.result import EvalResult
+from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.search.bandit import OperatorBandit
 from kernelevo.storage.recorder import StoredRun
 from kernelevo.variation.metaprompt import PromptArchive
 
-REPAIRABLE = frozenset({"compile_error", "runtime_error", "wrong_output", "wrong_shape", "wrong_dtype", "wrong_type",
-                        "nan_inf_mismatch", "uninitialized_output", "kernel_not_launched", "torch_compute",
-                        "out_of_memory", "cuda_error", "timeout", "syntax_error", "missing_model_new", "no_kernel",
-                        "try_except_fallback", "forbidden_import", "mutated_inputs", "nondeterministic"})
+_K = ErrorKind
+# what an LLM can repair, given the error: a kernel that fails to build or run, or computes the wrong thing
+REPAIRABLE = frozenset({
+    _K.COMPILE_ERROR, _K.RUNTIME_ERROR, _K.WRONG_OUTPUT, _K.WRONG_SHAPE, _K.WRONG_DTYPE, _K.WRONG_TYPE,
+    _K.NAN_INF_MISMATCH, _K.UNINITIALIZED_OUTPUT, _K.KERNEL_NOT_LAUNCHED, _K.TORCH_COMPUTE, _K.OUT_OF_MEMORY,
+    _K.CUDA_ERROR, _K.TIMEOUT, _K.SYNTAX_ERROR, _K.MISSING_MODEL_NEW, _K.NO_KERNEL, _K.TRY_EXCEPT_FALLBACK,
+    _K.FORBIDDEN_IMPORT, _K.MUTATED_INPUTS, _K.NONDETERMINISTIC})
 
 
 def objective_of(result: EvalResult) -> float | None:
@@ -122,7 +125,7 @@ class SearchState:
             measures = self.measure(candidate, result) if measures is None else measures
             rel_iqr = result.kernel.relative_iqr if result.kernel else 0.0
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
-            evaluated.measures, evaluated.archive_status = measures, outcome.status.value
+            evaluated.measures, evaluated.archive_status = measures, outcome.status
             evaluated.cell = outcome.cell
             credited = outcome.status.credited
             if candidate.prompt_id is not None:
@@ -136,7 +139,7 @@ class SearchState:
                 self.failed_children[parent].append(line)
         self._evaluated += 1
         self._correct += evaluated.correct
-        if not result.ok and str(result.error) in REPAIRABLE and candidate.id not in self.repaired:
+        if not result.ok and result.error in REPAIRABLE and candidate.id not in self.repaired:
             self.broken[candidate.id] = None
         if candidate.operator in self.bandit.stats:
             self.bandit.update(candidate.operator, credited)
