@@ -13,8 +13,8 @@ def progress(best: dict) -> Progress:
 
 
 def test_the_best_line_names_its_library_calls_and_their_share() -> None:
-    best = {"h100": {"candidate": 7, "objective": 0.4, "interpreted": False, "speedup_eager": 1.5, "speedup_compile": 1.02,
-                     "roofline": 0.4, "library": "convolution (54% of GPU time)"}}
+    best = {"h100": {"candidate": 7, "objective": 0.4, "interpreted": False, "speedup_eager": 1.5,
+                     "speedup_compile": 1.02, "roofline": 0.4, "library": "convolution (54% of GPU time)"}}
     line = dict(summary_rows(progress(best)))["best"]
     assert line == ("h100: #7 1.50x eager, 1.02x torch.compile, 40% of roofline; library: convolution "
                     "(54% of GPU time)")
