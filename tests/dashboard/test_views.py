@@ -108,7 +108,9 @@ def test_the_scatter_draws_every_evaluation_and_a_point_opens_its_kernel(served:
     assert f"kernel #{item['candidate_number']}" in page.locator(".scatter-tip.shown").inner_text()
     page.mouse.click(box["x"] + target["x"], box["y"] + target["y"])
     page.wait_for_url(re.compile(rf"#/candidates/{target['candidate_id']}$"))
-    assert page.locator("h1").inner_text().startswith(f"Kernel #{item['candidate_number']}")
+    # the URL changes first, the page's heading once the kernel page has rendered
+    page.wait_for_function(f"() => (document.querySelector('h1')?.textContent || '').startsWith("
+                           f"'Kernel #{item['candidate_number']}')")
 
     page.go_back()  # by keyboard: the last evaluation, then its kernel
     show_scatter(page, RUN_SIZE)

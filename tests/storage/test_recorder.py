@@ -229,14 +229,21 @@ def _take_over(db, run_id: int, first: str, second: str) -> None:
         acquire_lease(session, run_id, second)
 
 
-def test_a_driver_that_lost_its_lease_writes_nothing_more(any_db, examples_dir: Path) -> None:
-    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name
+def _leased(db, examples_dir: Path) -> tuple[int, str, str, RunRecorder]:
+    """A run whose lease the first of two drivers holds, and that driver's recorder."""
+    from kernelevo.storage.runs import acquire_lease, lease_owner_name
 
-    run_id = new_run(any_db, examples_dir)
+    run_id = new_run(db, examples_dir)
     first, second = lease_owner_name(), lease_owner_name()
-    with any_db.session() as session:
+    with db.session() as session:
         acquire_lease(session, run_id, first)
-    recorder = RunRecorder(any_db, run_id, owner=first)
+    return run_id, first, second, RunRecorder(db, run_id, owner=first)
+
+
+def test_a_driver_that_lost_its_lease_writes_nothing_more(any_db, examples_dir: Path) -> None:
+    from kernelevo.storage.runs import LeaseLost
+
+    run_id, first, second, recorder = _leased(any_db, examples_dir)
     recorder.add_candidate(candidate(0, operator="seed"))
     recorder.add_evaluations([evaluated(0)])
     _take_over(any_db, run_id, first, second)
@@ -253,13 +260,9 @@ def test_a_driver_that_lost_its_lease_writes_nothing_more(any_db, examples_dir: 
 
 
 def test_writes_held_for_a_group_commit_are_dropped_when_the_lease_is_lost(any_db, examples_dir: Path) -> None:
-    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name
+    from kernelevo.storage.runs import LeaseLost
 
-    run_id = new_run(any_db, examples_dir)
-    first, second = lease_owner_name(), lease_owner_name()
-    with any_db.session() as session:
-        acquire_lease(session, run_id, first)
-    recorder = RunRecorder(any_db, run_id, owner=first)
+    run_id, first, second, recorder = _leased(any_db, examples_dir)
     with pytest.raises(LeaseLost), recorder.batched():
         recorder.add_candidate(candidate(0, operator="seed"))
         recorder.add_evaluations([evaluated(0)])
