@@ -207,6 +207,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     fixed: set[tuple[int, int]] = set()  # (input, dim) that dynamo traced as a plain number
     fixed_state: list[str] = []  # the same of parameters' and buffers' sizes that follow get_init_inputs()
     traced_inputs: set[int] = set()
+    traced_tensors: list[tuple[int, Any]] = []  # (position in flat, its traced value) of each graph input
 
     def place(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Any:
         for node in gm.graph.nodes:
@@ -224,15 +225,21 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
                 placed.append(GraphArg("state", name=names[at]) if at < len(names)
                               else GraphArg("input", index=at - len(names)))
                 traced = node.meta.get("example_value")
-                if at >= len(names) and traced is not None:
-                    traced_inputs.add(at - len(names))
-                    fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if _fixed(size))
-                elif at < len(names) and traced is not None and generic:
-                    fixed_state.extend(f"{names[at]} dim {d}" for d, size in enumerate(traced.shape)
-                                       if isinstance(state_shapes[names[at]][d], str) and _fixed(size))
+                if traced is not None:
+                    traced_tensors.append((at, traced))
             else:
                 placed.append(_size_arg(grapharg.source, names))
-        return compile_fx(gm, example_inputs)
+        compiled_graph = compile_fx(gm, example_inputs)
+        # after inductor's lowering, whose guards can fix a size too: a convolution's output channels,
+        # traced as a symbol, came back as the number 64 in the generic module's kernels and buffers
+        for at, traced in traced_tensors:
+            if at >= len(names):
+                traced_inputs.add(at - len(names))
+                fixed.update((at - len(names), d) for d, size in enumerate(traced.shape) if _fixed(size))
+            elif generic:
+                fixed_state.extend(f"{names[at]} dim {d}" for d, size in enumerate(traced.shape)
+                                   if isinstance(state_shapes[names[at]][d], str) and _fixed(size))
+        return compiled_graph
 
     def reference(*args: Any) -> Any:
         state = dict(zip(names, args[:len(names)], strict=True))
