@@ -118,7 +118,7 @@ def _allocation(body: list[ast.stmt], name: str) -> tuple[str, int] | None:
 class _Rewrite(ast.NodeTransformer):
     """Renames names and replaces the buffer's loads (known by position) with the accumulator."""
 
-    def __init__(self, names: dict[str, str], loads: set[tuple[int, int]]) -> None:
+    def __init__(self, names: dict[str, str], loads: set[tuple[int, int, int | None, int | None]]) -> None:
         self.names, self.loads = names, loads
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
@@ -126,7 +126,7 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        if (node.lineno, node.col_offset) not in self.loads:
+        if _position(node) not in self.loads:
             return self.generic_visit(node)
         mask = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mask"), None)
         other = node.args[2] if len(node.args) > 2 else next((k.value for k in node.keywords if k.arg == "other"),
@@ -137,6 +137,11 @@ class _Rewrite(ast.NodeTransformer):
         otherwise = ast.unparse(self.visit(other)) if other is not None else "0.0"  # any value: never read
         where = f"tl.where({ast.unparse(self.visit(mask))}, {value}, {otherwise})"
         return ast.parse(where, mode="eval").body
+
+
+def _position(node: ast.expr) -> tuple[int, int, int | None, int | None]:
+    """Where a node starts and ends: ``tl.load(p).to(t)`` starts where its load does."""
+    return node.lineno, node.col_offset, node.end_lineno, node.end_col_offset
 
 
 def _mask(call: ast.Call) -> ast.expr | None:
@@ -179,11 +184,11 @@ def _reduction(kernel: ast.FunctionDef, launch: Launch, at: int, rows: str, widt
             if not isinstance(target, ast.Name) or target.id in values or stmt.value is None:
                 return None  # each name assigned once (inductor's sizes of a parameter first)
             values[target.id] = stmt.value
+    copies = {k: v.id for k, v in values.items() if isinstance(v, ast.Name)}  # in the body: r0_1 = r0_index
     values |= {p: a for p, a in zip(plain, launch.args, strict=True) if p not in values}
 
-    def root(name: str) -> str:  # through copies: r0_1 = r0_index
-        value = values.get(name)
-        return root(value.id) if isinstance(value, ast.Name) and value.id in values else name
+    def root(name: str) -> str:
+        return _resolve(copies, name)
 
     def text(name: str) -> str:
         return ast.unparse(values[name]) if name in values else ""
@@ -207,13 +212,13 @@ def _reduction(kernel: ast.FunctionDef, launch: Launch, at: int, rows: str, widt
             rows_of.add(name)
     addresses = {f"{pointer} + ({r} + {width} * {x})" for r, x in itertools.product(
         [k for k in values if root(k) == rindex], [k for k in values if root(k) == xindex])}
-    loads: set[tuple[int, int]] = set()
+    loads: set[tuple[int, int, int | None, int | None]] = set()
     for access in (n for n in ast.walk(kernel) if isinstance(n, ast.Call) and n.args
                    and dotted_name(n.func) in ("tl.load", "tl.store")):
         if address_root(access) == pointer:
             if dotted_name(access.func) != "tl.load" or ast.unparse(access.args[0]) not in addresses:
                 return None  # read at another index, or written
-            loads.add((access.lineno, access.col_offset))
+            loads.add(_position(access))
         elif _names(access.args[0]) & rows_of and xmask not in _names(_mask(access)):
             return None  # a row the tile holds past M would be read or written
     if sum(isinstance(n, ast.Name) and n.id == pointer for n in ast.walk(kernel)) != len(loads):
@@ -224,9 +229,8 @@ def _reduction(kernel: ast.FunctionDef, launch: Launch, at: int, rows: str, widt
         if name in ours and name not in fresh:
             fresh[name] = next(f"{name}_r{i}" for i in itertools.count() if f"{name}_r{i}" not in values)
     rewrite = _Rewrite(fresh, loads)
-    kept = [copy.deepcopy(s) for s in kernel.body if not isinstance(s, ast.Expr | ast.AnnAssign)
-            or (isinstance(s, ast.AnnAssign) and ast.unparse(s.target) != block)
-            or (isinstance(s, ast.Expr) and not isinstance(s.value, ast.Constant))]  # not the docstring
+    kept = [copy.deepcopy(s) for s in kernel.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+            and not (isinstance(s, ast.AnnAssign) and ast.unparse(s.target) == block)]  # nor the docstring
     body = "\n".join(textwrap.indent(ast.unparse(rewrite.visit(s)), "    ") for s in kept)
     others = [i for i, p in enumerate(plain) if p != pointer]
     return _Reduction([fresh.get(plain[i], plain[i]) for i in others], [launch.args[i] for i in others], body)
@@ -272,8 +276,9 @@ def _row_move(text: SourceText, body: list[ast.stmt], i: int, j: int, pair: tupl
     shape = _allocation(body[:i], out.id)
     later = set().union(*(_names(s) for s in body[j + 1:] if not isinstance(s, ast.Delete)))
     changed = set().union(*(_names(t) for s in body[i + 1:j] for t in getattr(s, "targets", [])))
-    if len(at) != 1 or shape is None or later & buffer or (changed - buffer) & _names(call):
-        return None  # the buffer is read after, or an operand of the GEMM changes between the launches
+    assigned = set().union(*(_names(t) for s in body[i + 1:j] if isinstance(s, ast.Assign) for t in s.targets))
+    if len(at) != 1 or shape is None or later & buffer or (changed - buffer) & _names(call) or out.id in assigned:
+        return None  # the buffer is read after or replaced, or an operand of the GEMM changes between the launches
     reduction = _reduction(kernels[second.kernel], second, at[0], *shape)
     if reduction is None:
         return None
@@ -297,7 +302,12 @@ def _row_move(text: SourceText, body: list[ast.stmt], i: int, j: int, pair: tupl
 
 
 def _resolve(names: dict[str, str], name: str) -> str:
-    return _resolve(names, names[name]) if name in names and names[name] != name else name
+    """What ``name`` is a copy of, through copies of copies (``buf2 = buf1``, ``buf1 = buf0``)."""
+    seen = {name}
+    while name in names and names[name] not in seen:
+        name = names[name]
+        seen.add(name)
+    return name
 
 
 def _statement(text: SourceText, stmt: ast.stmt, new: str) -> tuple[int, int, str]:

@@ -189,6 +189,13 @@ def test_the_template_operator_tunes_the_rows_tile_but_never_the_row_width() -> 
     assert "BLOCK_N=triton.next_power_of_2(_kev_gemm_0_b.shape[-1])" in fused
 
 
+def test_a_load_converted_after_it_reads_the_accumulator_converted() -> None:
+    """fp16 buffers: inductor loads ``tl.load(...).to(tl.float32)``; the load goes, its conversion stays."""
+    load = "tl.load(in_ptr0 + (r0_1 + 200 * x0), r0_mask & xmask, other=0.0)"
+    (fused,) = row_moves(own_gemm(SOFTMAX.replace(load, load + ".to(tl.float32)"))).values()
+    assert "tmp0 = tl.where(r0_mask & xmask, acc.to(c_ptr.dtype.element_ty), 0.0).to(tl.float32)\n" in fused
+
+
 def test_a_row_of_1024_is_taken_and_a_wider_one_is_not() -> None:
     def width(n: int, block: int) -> str:
         return own_gemm(SOFTMAX.replace("200", str(n)).replace("R0_BLOCK: tl.constexpr = 256",
