@@ -48,13 +48,13 @@ class Epilogue:
 
 
 @dataclass(frozen=True)
-class _Launch:
+class Launch:
     kernel: str
     stmt: ast.Expr
     args: list[ast.expr]
 
 
-def _address_root(call: ast.Call) -> str | None:
+def address_root(call: ast.Call) -> str | None:
     """The pointer a ``tl.load``/``tl.store`` addresses: the leftmost name of its first argument."""
     node: ast.AST | None = call.args[0] if call.args else None
     while isinstance(node, ast.BinOp):
@@ -79,8 +79,8 @@ def epilogue(kernel: ast.FunctionDef) -> Epilogue | None:
     load = next(c for name, c in memory if name == "tl.load")
     store = next(c for name, c in memory if name == "tl.store")
     params = [a.arg for a in kernel.args.args]
-    pointer, stored = _address_root(load), store.args[1] if len(store.args) >= 2 else None
-    if pointer is None or pointer != _address_root(store) or pointer not in params \
+    pointer, stored = address_root(load), store.args[1] if len(store.args) >= 2 else None
+    if pointer is None or pointer != address_root(store) or pointer not in params \
             or ast.dump(load.args[0]) != ast.dump(store.args[0]) or not isinstance(stored, ast.Name):
         return None
     for block in [kernel.body] + [s.body for s in kernel.body if isinstance(s, ast.For)]:
@@ -111,20 +111,20 @@ def epilogue(kernel: ast.FunctionDef) -> Epilogue | None:
     return Epilogue(params.index(pointer), load, assigned, names, stored.id)
 
 
-def _launches(fn: ast.FunctionDef, kernels: dict[str, ast.FunctionDef]) -> list[tuple[int, _Launch]]:
+def launches(fn: ast.FunctionDef, kernels: dict[str, ast.FunctionDef]) -> list[tuple[int, Launch]]:
     """The kernel launches among a host function's own statements, with their index in its body."""
     found = []
     for i, stmt in enumerate(fn.body):
         name = launched_kernel(stmt.value) if isinstance(stmt, ast.Expr) else None
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and name in kernels:
-            found.append((i, _Launch(name, stmt, list(stmt.value.args))))
+            found.append((i, Launch(name, stmt, list(stmt.value.args))))
     return found
 
 
-def _aliases(between: list[ast.stmt]) -> dict[str, str] | None:
+def aliases(between: list[ast.stmt]) -> dict[str, str] | None:
     """Names made aliases of others (``buf1 = buf0``) by statements that compute nothing on the GPU
     (``del``, aliases, sizes); None when another statement runs between the two launches."""
-    aliases = {}
+    found = {}
     for stmt in between:
         if isinstance(stmt, ast.Delete):
             continue
@@ -132,11 +132,11 @@ def _aliases(between: list[ast.stmt]) -> dict[str, str] | None:
                 or any(isinstance(n, ast.Call) for n in ast.walk(stmt.value)):
             return None
         if isinstance(stmt.value, ast.Name):
-            aliases.update({t.id: stmt.value.id for t in stmt.targets if isinstance(t, ast.Name)})
-    return aliases
+            found.update({t.id: stmt.value.id for t in stmt.targets if isinstance(t, ast.Name)})
+    return found
 
 
-def _launch_counts(tree: ast.Module, kernels: dict[str, ast.FunctionDef]) -> dict[str, int]:
+def launch_counts(tree: ast.Module, kernels: dict[str, ast.FunctionDef]) -> dict[str, int]:
     counts = dict.fromkeys(kernels, 0)
     for node in ast.walk(tree):
         name = launched_kernel(node)
@@ -147,7 +147,7 @@ def _launch_counts(tree: ast.Module, kernels: dict[str, ast.FunctionDef]) -> dic
 
 def _only_store(kernel: ast.FunctionDef, pointer: str) -> ast.Expr | None:
     """The statement of the one store through ``pointer`` in ``kernel``, which never reads it; else None."""
-    through = [(name, c) for name, c in _memory(kernel) if _address_root(c) == pointer]
+    through = [(name, c) for name, c in _memory(kernel) if address_root(c) == pointer]
     if [name for name, _ in through] != ["tl.store"] or len(through[0][1].args) < 2:
         return None
     store = through[0][1]
@@ -189,30 +189,30 @@ def fusions(source: str, tree: ast.Module) -> list[Move]:
     """One move per pair of launches where the second kernel can run as the first one's epilogue."""
     text = SourceText(source)
     kernels = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and "jit" in decorator_names(n)}
-    counts = _launch_counts(tree, kernels)
+    counts = launch_counts(tree, kernels)
     found = []
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef) or fn.name in kernels or is_kept(source, fn):
             continue
-        launches = _launches(fn, kernels)
-        for (i, first), (j, second) in itertools.pairwise(launches):
+        pairs = launches(fn, kernels)
+        for (i, first), (j, second) in itertools.pairwise(pairs):
             move = _fusion(text, fn.body[i + 1:j], first, second, kernels, counts)
             if move is not None:
                 found.append(move)
     return found
 
 
-def _fusion(text: SourceText, between: list[ast.stmt], first: _Launch, second: _Launch,
+def _fusion(text: SourceText, between: list[ast.stmt], first: Launch, second: Launch,
             kernels: dict[str, ast.FunctionDef], counts: dict[str, int]) -> Move | None:
     a, b = kernels[first.kernel], kernels[second.kernel]
     epi = epilogue(b)
-    aliases = _aliases(between)
-    if epi is None or aliases is None or a is b or counts[a.name] != 1 \
+    names = aliases(between)
+    if epi is None or names is None or a is b or counts[a.name] != 1 \
             or is_kept(text.source, a) or is_kept(text.source, b) \
             or epi.pointer >= len(second.args):
         return None
     passed = second.args[epi.pointer]
-    buffer = aliases.get(passed.id, passed.id) if isinstance(passed, ast.Name) else ""
+    buffer = names.get(passed.id, passed.id) if isinstance(passed, ast.Name) else ""
     at = next((k for k, arg in enumerate(first.args) if isinstance(arg, ast.Name) and arg.id == buffer), None)
     params = [p.arg for p in a.args.args]
     if at is None or at >= len(params):
@@ -239,4 +239,4 @@ def _fusion(text: SourceText, between: list[ast.stmt], first: _Launch, second: _
     return Move(f"{b.name}: fused into {a.name}'s store", functools.partial(text.splice, edits))
 
 
-__all__ = ["Epilogue", "epilogue", "fusions"]
+__all__ = ["Epilogue", "Launch", "address_root", "aliases", "epilogue", "fusions", "launch_counts", "launches"]

@@ -139,7 +139,7 @@ def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str
     return Move(f"{parts['op']} -> a Triton GEMM of its own ({name})", functools.partial(text.splice, edits))
 
 
-def _own_kernel_untouched(tree: ast.Module, name: str) -> bool:
+def own_kernel_untouched(tree: ast.Module, name: str) -> bool:
     """Whether kernel ``name`` is still this module's GEMM as the move wrote it (nothing fused, nothing tuned
     in its body: the launch's settings may differ)."""
     kernel = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
@@ -155,7 +155,7 @@ def _to_library(text: SourceText, tree: ast.Module, assign: ast.Assign, launch: 
     call = launch.value
     assert isinstance(call, ast.Call)
     name = launched_kernel(call) or ""
-    if not _own_kernel_untouched(tree, name) or len(call.args) < 9 \
+    if not own_kernel_untouched(tree, name) or len(call.args) < 9 \
             or not isinstance(assign.value, ast.Tuple) or len(assign.value.elts) != 3:
         return None
     a, b, bias = (ast.unparse(e) for e in assign.value.elts)
@@ -199,4 +199,4 @@ def gemm_swaps(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
     return found
 
 
-__all__ = ["PREFIX", "gemm_swaps"]
+__all__ = ["PREFIX", "gemm_swaps", "own_kernel_untouched"]

@@ -36,7 +36,10 @@ kernel computes:
   stages around it (parallelism level 3; :mod:`kernelevo.variation.autotune_launch`);
 - **library GEMM and Triton GEMM**: a GEMM handed to the library through torch becomes a Triton GEMM of
   the project's own, which epilogue fusion can then extend, and back
-  (:mod:`kernelevo.variation.library_gemm`).
+  (:mod:`kernelevo.variation.library_gemm`);
+- **row epilogue**: a persistent row reduction (softmax, a norm, logsumexp) launched after such a Triton GEMM
+  runs on the GEMM's tile in registers where a row fits one tile, one launch and a round trip of the GEMM's
+  output fewer (:mod:`kernelevo.variation.row_epilogue`, which says when it applies).
 
 Each move edits the source text in place (comments and layout kept), and a move that does
 not apply is not offered. A kernel whose ``def`` is marked ``# kernelevo: keep`` gets none.
@@ -53,6 +56,7 @@ from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, la
 from kernelevo.variation.autotune_launch import autotunings
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.library_gemm import gemm_swaps
+from kernelevo.variation.row_epilogue import row_epilogues
 from kernelevo.variation.source_text import Move, SourceText
 
 STAGES = (2, 3, 4)
@@ -301,7 +305,8 @@ def moves(source: str) -> list[Move]:
 @functools.lru_cache(maxsize=256)
 def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
     """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
-    through exp2, epilogue fusion, autotuning, library and Triton GEMMs), over every kernel not kept."""
+    through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues), over every kernel not
+    kept."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -315,7 +320,7 @@ def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
                   functools.partial(_fast_exp, text))
     kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
     kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text)),
-              tuple(gemm_swaps(source, tree, text))]
+              tuple(gemm_swaps(source, tree, text)), tuple(row_epilogues(source, tree, text))]
     return tuple(kind for kind in kinds if kind)
 
 
