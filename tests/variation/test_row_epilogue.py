@@ -235,7 +235,8 @@ def test_nothing_moves_where_the_module_could_compute_otherwise() -> None:
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize(("spec", "library"), [("linear_softmax.py", SOFTMAX), ("linear_logsumexp.py", LOGSUMEXP)])
+@pytest.mark.parametrize(("spec", "library"), [("linear_softmax.py", SOFTMAX), ("linear_logsumexp.py", LOGSUMEXP)],
+                         ids=["softmax", "logsumexp"])
 def test_on_a_gpu_the_reduction_in_the_gemms_epilogue_computes_the_same(spec: str, library: str) -> None:
     """Compiled for the GPU, inductor's own max2 kept: the fused kernel is correct on every variant and timed."""
     source = own_gemm(library)
