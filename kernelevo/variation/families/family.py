@@ -1,7 +1,7 @@
 """What a kernel family is: a matcher over the reference's traced graph and a writer of candidates.
 
 A family (:mod:`kernelevo.variation.families.norm`, :mod:`~kernelevo.variation.families.reduce`)
-reads an :class:`~kernelevo.variation.families.graph.OpGraph` and, where the graph is one it can
+reads an :class:`~kernelevo.variation.op_graph.OpGraph` and, where the graph is one it can
 compute, returns a plan; from the plan it writes one complete candidate module per variant of its
 structure (a ``ModelNew`` whose forward launches the family's Triton kernels, parameters under the
 reference's names). Block sizes and warps are launch literals the template operator tunes; the
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kernelevo.variation.families.graph import OpGraph, OpNode, refs
+from kernelevo.variation.op_graph import OpGraph, OpNode, refs
 from kernelevo.variation.inductor_seed import state_init_lines
 
 

@@ -37,7 +37,7 @@ import math
 from dataclasses import dataclass
 
 from kernelevo.variation.families.family import FamilyError, FamilySeed, candidate, only_calls, single_output
-from kernelevo.variation.families.graph import OpGraph, OpNode
+from kernelevo.variation.op_graph import OpGraph, OpNode
 from kernelevo.variation.families.norm_kernels import KERNELS
 from kernelevo.variation.inductor_host import state_path
 

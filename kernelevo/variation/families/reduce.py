@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 
 from kernelevo.variation.families.family import FamilySeed, candidate, only_calls, single_output
-from kernelevo.variation.families.graph import OpGraph, OpNode
+from kernelevo.variation.op_graph import OpGraph, OpNode
 from kernelevo.variation.families.reduce_kernels import KERNELS
 
 RESIDENT_LIMIT = 16384  # softmax: elements of a row one program holds in registers
