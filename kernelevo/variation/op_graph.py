@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from kernelevo.variation.variant_sizes import VariantSizesError, init_paths, state_shapes_of, variant_shapes
 
@@ -79,7 +79,7 @@ class OpGraph:
         return self.node(value["node"]) if is_ref(value) else None
 
 
-def is_ref(value: Any) -> bool:
+def is_ref(value: Any) -> TypeGuard[dict[str, str]]:
     return isinstance(value, dict) and set(value) == {"node"}
 
 
@@ -206,7 +206,7 @@ def trace_graph(problem: Problem) -> OpGraph:
     constants = {v: _constants(t) for v, t in traced.items()}
     inits = {v: dict(init_paths(problem.init_inputs(v))) for v in names}
     follows: dict[str, str] = {}
-    for key, value in constants[first].items():
+    for key in constants[first]:
         values = {v: constants[v].get(key) for v in names}
         if len(set(values.values())) == 1:
             continue

@@ -37,9 +37,9 @@ import math
 from dataclasses import dataclass
 
 from kernelevo.variation.families.family import FamilyError, FamilySeed, candidate, only_calls, single_output
-from kernelevo.variation.op_graph import OpGraph, OpNode
 from kernelevo.variation.families.norm_kernels import KERNELS
 from kernelevo.variation.inductor_host import state_path
+from kernelevo.variation.op_graph import OpGraph, OpNode
 
 RESIDENT_LIMIT = 16384  # elements of a row one program holds in registers (fp32: 64 KB over up to 16 warps)
 _STATS = {"meanvar": 0, "rms": 1, "l1": 2, "l2": 3}
@@ -108,7 +108,7 @@ def _input(graph: OpGraph, node: OpNode | None) -> OpNode | None:
     return node
 
 
-def _state(graph: OpGraph, node: OpNode, i: int, shape: list[int]) -> str | None | bool:
+def _param(graph: OpGraph, node: OpNode, i: int, shape: list[int]) -> str | bool | None:
     """The parameter at argument ``i`` (None where the argument is None); False where it is anything else
     or has another shape than ``shape``: an affine layout the family does not take."""
     if i >= len(node.args) or node.args[i] is None:
@@ -117,6 +117,15 @@ def _state(graph: OpGraph, node: OpNode, i: int, shape: list[int]) -> str | None
     if ref is None or ref.kind != "state" or ref.shape != shape:
         return False
     return ref.state
+
+
+def _affine_params(graph: OpGraph, node: OpNode, at: int, shape: list[int]) -> tuple[str | None, str | None] | None:
+    """The weight and bias at arguments ``at`` and ``at + 1``, each a parameter of ``shape`` or None (a bias
+    needs a weight); None where either is anything else."""
+    weight, bias = _param(graph, node, at, shape), _param(graph, node, at + 1, shape)
+    if weight is False or bias is False or (bias and not weight):
+        return None
+    return (weight if isinstance(weight, str) else None), (bias if isinstance(bias, str) else None)
 
 
 def _item(graph: OpGraph, node: OpNode, out: OpNode) -> bool:
@@ -136,25 +145,24 @@ def _native_norm(graph: OpGraph, out: OpNode) -> tuple[NormPlan, set[str]] | Non
     if node.target == "aten.native_layer_norm.default":
         normalized = node.args[1]
         first = rank - len(normalized)
-        weight, bias = (_state(graph, node, i, list(shape[first:])) for i in (2, 3))
-        if weight is False or bias is False or (bias and not weight):
+        params = _affine_params(graph, node, 2, list(shape[first:]))
+        if params is None:
             return None
         return NormPlan("layer", "meanvar", "rows", x.index or 0, shape, first, rank - 1, float(node.args[4]),
-                        weight or None, bias or None), matched
+                        *params), matched
     if node.target == "aten.native_group_norm.default" and rank >= 2:
-        weight, bias = (_state(graph, node, i, [shape[1]]) for i in (1, 2))
-        if weight is False or bias is False or (bias and not weight):
+        params = _affine_params(graph, node, 1, [shape[1]])
+        if params is None:
             return None
-        key = f"{node.name}:6"
-        groups = graph.follows.get(key, str(node.args[6]))
+        groups = graph.follows.get(f"{node.name}:6", str(node.args[6]))
         return NormPlan("group", "meanvar", "rows", x.index or 0, shape, 1, rank - 1, float(node.args[7]),
-                        weight or None, bias or None, groups, int(node.args[6])), matched
+                        *params, groups, int(node.args[6])), matched
     if node.target in _BATCH_NORMS and rank >= 2 and node.args[5] is True:
-        weight, bias = (_state(graph, node, i, [shape[1]]) for i in (1, 2))
-        if weight is False or bias is False or (bias and not weight):
+        params = _affine_params(graph, node, 1, [shape[1]])
+        if params is None:
             return None
         return NormPlan("batch", "meanvar", "segments", x.index or 0, shape, 1, rank - 1, float(node.args[7]),
-                        weight or None, bias or None), matched
+                        *params), matched
     return None
 
 

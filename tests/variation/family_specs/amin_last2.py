@@ -1,4 +1,6 @@
-"""Min over the last two dims of 5 x 70 x 90 fp32 (6,300 elements per row, two chunks) (tests only: sizes the CPU interpreter runs in seconds)."""
+"""Min over the last two dims of 5 x 70 x 90 fp32 (6,300 elements per row, two chunks).
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -29,5 +31,7 @@ KERNELEVO = {
     "dtype": "float32",
     "atol": 1e-3,
     "rtol": 1e-3,
-    "variants": {"small": {"batch_size": 2, "dim1": 3, "dim2": 100}, "odd": {"batch_size": 3, "dim1": 7, "dim2": 257}},
+    "variants": {
+        "small": {"batch_size": 2, "dim1": 3, "dim2": 100},
+        "odd": {"batch_size": 3, "dim1": 7, "dim2": 257}},
 }

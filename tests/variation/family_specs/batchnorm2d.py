@@ -1,4 +1,6 @@
-"""BatchNorm2d in training mode (batch statistics) over 3 x 6 x 40 x 50 fp32 with its affine weights (tests only: sizes the CPU interpreter runs in seconds)."""
+"""BatchNorm2d in training mode (batch statistics) over 3 x 6 x 40 x 50 fp32 with its affine weights.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -28,5 +30,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16}, "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
+    "variants": {
+        "small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16},
+        "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
 }

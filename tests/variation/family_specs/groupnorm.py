@@ -1,4 +1,6 @@
-"""GroupNorm, 4 groups of 8 channels, over 2 x 32 x 12 x 20 fp32 with its affine weights (tests only: sizes the CPU interpreter runs in seconds)."""
+"""GroupNorm, 4 groups of 8 channels, over 2 x 32 x 12 x 20 fp32 with its affine weights.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -29,6 +31,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 2, "features": 4, "num_groups": 2, "dim1": 8, "dim2": 16},
+    "variants": {
+        "small": {"batch_size": 2, "features": 4, "num_groups": 2, "dim1": 8, "dim2": 16},
                  "odd": {"batch_size": 3, "features": 15, "num_groups": 3, "dim1": 7, "dim2": 9}},
 }

@@ -1,4 +1,6 @@
-"""InstanceNorm2d (no affine) over 2 x 6 x 24 x 40 fp32 (tests only: sizes the CPU interpreter runs in seconds)."""
+"""InstanceNorm2d (no affine) over 2 x 6 x 24 x 40 fp32.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -28,5 +30,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16}, "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
+    "variants": {
+        "small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16},
+        "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
 }

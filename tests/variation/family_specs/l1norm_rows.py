@@ -1,4 +1,6 @@
-"""Each row of 12 x 5000 fp32 divided by its L1 norm (KernelBench level 1 38's structure) (tests only: sizes the CPU interpreter runs in seconds)."""
+"""Each row of 12 x 5000 fp32 divided by its L1 norm (KernelBench level 1 38's structure).
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -25,5 +27,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 8, "dim": 1000}, "odd": {"batch_size": 5, "dim": 1531}},
+    "variants": {
+        "small": {"batch_size": 8, "dim": 1000},
+        "odd": {"batch_size": 5, "dim": 1531}},
 }

@@ -1,4 +1,6 @@
-"""LayerNorm over the last two dims of 6 x 40 x 128 fp32 with its affine weights: rows of 5,120, two chunks of 4,096 (tests only: sizes the CPU interpreter runs in seconds)."""
+"""LayerNorm over the last two dims of 6 x 40 x 128 fp32 with its affine weights: rows of 5,120, two chunks of 4,096.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -27,5 +29,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 2, "dim1": 4, "dim2": 16}, "odd": {"batch_size": 3, "dim1": 5, "dim2": 33}},
+    "variants": {
+        "small": {"batch_size": 2, "dim1": 4, "dim2": 16},
+        "odd": {"batch_size": 3, "dim1": 5, "dim2": 33}},
 }

@@ -1,4 +1,6 @@
-"""Max over the middle dim of 3 x 50 x 40 fp32 (its values; KernelBench level 1 49's structure) (tests only: sizes the CPU interpreter runs in seconds)."""
+"""Max over the middle dim of 3 x 50 x 40 fp32 (its values; KernelBench level 1 49's structure).
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -29,5 +31,7 @@ KERNELEVO = {
     "dtype": "float32",
     "atol": 1e-3,
     "rtol": 1e-3,
-    "variants": {"small": {"batch_size": 2, "dim1": 10, "dim2": 24}, "odd": {"batch_size": 3, "dim1": 57, "dim2": 37}},
+    "variants": {
+        "small": {"batch_size": 2, "dim1": 10, "dim2": 24},
+        "odd": {"batch_size": 3, "dim1": 57, "dim2": 37}},
 }

@@ -1,4 +1,6 @@
-"""Mean over the last (contiguous) dim of 4 x 6 x 5000 fp32 (tests only: sizes the CPU interpreter runs in seconds)."""
+"""Mean over the last (contiguous) dim of 4 x 6 x 5000 fp32.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -29,5 +31,7 @@ KERNELEVO = {
     "dtype": "float32",
     "atol": 1e-3,
     "rtol": 1e-3,
-    "variants": {"small": {"batch_size": 2, "dim1": 3, "dim2": 100}, "odd": {"batch_size": 3, "dim1": 7, "dim2": 257}},
+    "variants": {
+        "small": {"batch_size": 2, "dim1": 3, "dim2": 100},
+        "odd": {"batch_size": 3, "dim1": 7, "dim2": 257}},
 }

@@ -1,4 +1,6 @@
-"""RMSNorm over the channels (dim 1) of 2 x 20 x 12 x 30 fp32, as KernelBench level 1 36 writes it (tests only: sizes the CPU interpreter runs in seconds)."""
+"""RMSNorm over the channels (dim 1) of 2 x 20 x 12 x 30 fp32, as KernelBench level 1 36 writes it.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -30,5 +32,7 @@ def get_init_inputs():
 
 KERNELEVO = {
     "dtype": "float32",
-    "variants": {"small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16}, "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
+    "variants": {
+        "small": {"batch_size": 2, "features": 4, "dim1": 8, "dim2": 16},
+        "odd": {"batch_size": 3, "features": 5, "dim1": 7, "dim2": 33}},
 }

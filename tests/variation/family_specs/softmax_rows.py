@@ -1,4 +1,6 @@
-"""Softmax over rows of 6 x 5000 fp32 (tests only: sizes the CPU interpreter runs in seconds)."""
+"""Softmax over rows of 6 x 5000 fp32.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
 
 import torch
 import torch.nn as nn
@@ -28,5 +30,7 @@ KERNELEVO = {
     "dtype": "float32",
     "atol": 1e-3,
     "rtol": 1e-3,
-    "variants": {"small": {"batch_size": 8, "dim": 1000}, "odd": {"batch_size": 5, "dim": 1531}},
+    "variants": {
+        "small": {"batch_size": 8, "dim": 1000},
+        "odd": {"batch_size": 5, "dim": 1531}},
 }
