@@ -17,9 +17,9 @@ import logging
 from dataclasses import dataclass, field
 
 from kernelevo.variation.families.family import Family, FamilyError, FamilySeed
-from kernelevo.variation.op_graph import GraphError, OpGraph, OpNode
 from kernelevo.variation.families.norm import NormFamily
 from kernelevo.variation.families.reduce import ReduceFamily
+from kernelevo.variation.op_graph import GraphError, OpGraph, OpNode
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kernelevo.variation.op_graph import OpGraph, OpNode, refs
 from kernelevo.variation.inductor_seed import state_init_lines
+from kernelevo.variation.op_graph import OpGraph, OpNode, refs
 
 
 class FamilyError(Exception):

@@ -26,8 +26,8 @@ import math
 from dataclasses import dataclass
 
 from kernelevo.variation.families.family import FamilySeed, candidate, only_calls, single_output
-from kernelevo.variation.op_graph import OpGraph, OpNode
 from kernelevo.variation.families.reduce_kernels import KERNELS
+from kernelevo.variation.op_graph import OpGraph, OpNode
 
 RESIDENT_LIMIT = 16384  # softmax: elements of a row one program holds in registers
 _OPS = {"aten.sum.dim_IntList": "sum", "aten.mean.dim": "mean", "aten.amax.default": "max",
