@@ -8,7 +8,9 @@ included) at every variant's sizes, its generic kernels, GEMMs as Triton templat
 per structure of :data:`STRUCTURES` that changes inductor's kernels at the timed sizes.
 :func:`seeds_from_compile` adds each one's epilogue fusions (:func:`fused_seeds`) and the project's
 Triton attention (:mod:`kernelevo.variation.attention_seed`), and falls back on the reference itself
-where nothing can be captured (:mod:`kernelevo.variation.reference_seed`).
+where nothing can be captured (:mod:`kernelevo.variation.reference_seed`). Beside them go the seeds of the
+project's kernel families whose structure the reference's traced graph matches
+(:mod:`kernelevo.variation.families`), named ``<spec>-family-<family>-<variant>``.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.variation.attention_seed import attention_seeds
+from kernelevo.variation.families import family_seeds
+from kernelevo.variation.families.tracer import trace
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.inductor_capture import Capture, CaptureError, Capturer
 from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+from kernelevo.variation.op_graph import GraphError, OpGraph
 from kernelevo.variation.reference_seed import ReferenceSeedError, reference_seed
 
 if TYPE_CHECKING:
@@ -258,25 +263,51 @@ def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def seeds_from_compile(spec: Spec, device: str = "auto", *, library: Sequence[str] = LIBRARY_FAMILIES
                        ) -> list[tuple[str, str]]:
-    """(name, source) of every candidate :func:`inductor_seeds` makes, of their :func:`fused_seeds` and of
-    their twins with the project's Triton attention (:func:`attention_seeds`); the structures' skips and the
-    captures' times logged. Where torch.compile cannot capture the reference (an LSTM: dynamo does not
-    trace recurrent layers), the reference itself if it is library calls alone (:func:`reference_seed`)."""
+    """(name, source) of every candidate :func:`inductor_seeds` makes, of their :func:`fused_seeds`, of their
+    twins with the project's Triton attention (:func:`attention_seeds`) and of the kernel families that match
+    the reference's graph (:func:`family_seeds`); the structures' skips and the captures' times logged. Where
+    torch.compile cannot capture the reference (an LSTM: dynamo does not trace recurrent layers; no GPU),
+    the reference itself if it is library calls alone (:func:`reference_seed`), and the families' seeds from
+    a graph traced apart."""
     try:
         found = inductor_seeds(spec, device)
     except (CaptureError, ConversionError) as exc:
+        families = _family_seeds(spec, None)
         try:
             seed = reference_seed(spec.source, library=library)
         except ReferenceSeedError as no_seed:
-            raise CaptureError(f"{exc}; {no_seed}") from None
+            if not families:
+                raise CaptureError(f"{exc}; {no_seed}") from None
+            log.warning("No capture of torch.compile for %s (%s): seeded by the kernel families alone", spec.name, exc)
+            return families
         log.warning("No capture of torch.compile for %s (%s): the reference's own library calls are its seed",
                     spec.name, exc)
-        return [(f"{spec.name}-reference-library", seed)]
+        return [(f"{spec.name}-reference-library", seed), *families]
     for name, reason in found.skipped.items():
         log.info("No %s seed from torch.compile for %s: %s", name, spec.name, reason)
     log.info("torch.compile's captures of %s: %s", spec.name,
              ", ".join(f"{name} {s:.1f} s" for name, s in found.seconds.items()))
-    return found.seeds + fused_seeds(found.seeds) + attention_seeds(found.seeds[:1])
+    graph = found.default[0].graph if found.default else None
+    return (found.seeds + fused_seeds(found.seeds) + attention_seeds(found.seeds[:1])
+            + _family_seeds(spec, graph, found.default[0].graph_error if found.default else ""))
+
+
+def _family_seeds(spec: Spec, graph: OpGraph | None, why_not: str = "") -> list[tuple[str, str]]:
+    """The kernel families' seeds for ``spec`` (:mod:`kernelevo.variation.families`), from ``graph`` or, where
+    there is none, from a graph traced in a child of its own; each family that matched but wrote nothing
+    and a graph that could not be traced are logged, never raised."""
+    if graph is None and not why_not:
+        try:
+            graph = trace(spec)
+        except GraphError as exc:
+            why_not = str(exc)
+    if graph is None:
+        log.info("No kernel family seeds for %s: no graph of the reference (%s)", spec.name, why_not)
+        return []
+    found = family_seeds(spec.name, graph)
+    for family, reason in found.skipped.items():
+        log.info("No %s family seed for %s: %s", family, spec.name, reason)
+    return found.seeds
 
 
 __all__ = ["STRUCTURES", "InductorSeeds", "Structure", "capture_for_seed", "fused_seeds", "inductor_seeds",

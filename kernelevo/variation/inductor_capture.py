@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernelevo import containment
 from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.variation.op_graph import GraphError, OpGraph, trace_graph
 from kernelevo.variation.variant_sizes import VariantSizesError, dynamic_dims, state_shapes_of, variant_shapes
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ class Capture:
         return [f"input {i} dim {d}" for i, d in self.specialized] + list(self.specialized_state)
     options: dict[str, Any] = field(default_factory=dict)  # inductor configuration it was compiled under
     templates: bool = True  # GEMMs as inductor's autotuned Triton templates; else as torch.compile leaves them
+    # the reference's aten graph, traced in the child beside the compile, for the kernel families to match
+    # (kernelevo.variation.families); None where it could not be traced, or in a capture older than it
+    graph: OpGraph | None = None
+    graph_error: str = ""  # why there is no graph, where one was traced for
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -106,6 +111,7 @@ class Capture:
         raw["args"] = [GraphArg(**a) for a in raw["args"]]
         raw["kernels"] = {k: KernelLaunch(**v) for k, v in raw["kernels"].items()}
         raw["dynamic"] = {int(k): v for k, v in raw["dynamic"].items()}
+        raw["graph"] = OpGraph.from_dict(raw["graph"]) if raw.get("graph") else None
         return cls(**raw)
 
 
@@ -269,6 +275,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
     if module is None:
         raise CaptureError("inductor's module was not found among those it loaded")
     outputs = result if isinstance(result, tuple | list) else (result,)
+    graph, graph_error = _graph(problem)
     # without dynamo's traced shapes, a dimension with no size of its own counts as fixed: a false
     # alarm costs a capture per variant, a missed one a seed that fails the other variants
     sized = {(a.index, a.dim) for a in placed if a.kind == "size" and a.name is None}
@@ -281,7 +288,16 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         specialized=[[i, d] for i, dims in dynamic.items() for d in dims if (i, d) in fixed
                      or (i not in traced_inputs and (i, d) not in sized)], specialized_state=fixed_state,
         options=dict(options or {}),
-        templates=templates)
+        templates=templates, graph=graph, graph_error=graph_error)
+
+
+def _graph(problem: Problem) -> tuple[OpGraph | None, str]:
+    """The reference's traced graph (kernelevo.variation.op_graph), or why there is none: a capture
+    never fails for it."""
+    try:
+        return trace_graph(problem), ""
+    except GraphError as exc:
+        return None, str(exc)
 
 
 def _has_option(config: Any, dotted: str) -> bool:

@@ -86,11 +86,17 @@ def _kernel_sources(tree: ast.Module) -> dict[str, ast.FunctionDef]:
 
 
 def _init(capture: Capture) -> list[str]:
+    """``__init__``'s lines for the capture's parameters and buffers (:func:`state_init_lines`)."""
+    return state_init_lines(capture.state, capture.buffers)
+
+
+def state_init_lines(state: dict[str, list[int | str]], buffers: Sequence[str]) -> list[str]:
     """``__init__``'s lines: the reference's parameters and buffers under its names, in ``nn.ModuleDict``s
-    for the modules that hold them (whatever their container: ``nn.Sequential``'s "0" is a key)."""
+    for the modules that hold them (whatever their container: ``nn.Sequential``'s "0" is a key); a
+    shape's str reads ``get_init_inputs()`` as ``init`` ("init[1]")."""
     lines = ["super().__init__()"]
     made: set[str] = set()
-    for name, shape in capture.state.items():
+    for name, shape in state.items():
         *modules, leaf = name.split(".")
         for depth in range(1, len(modules) + 1):
             if ".".join(modules[:depth]) not in made:
@@ -98,7 +104,7 @@ def _init(capture: Capture) -> list[str]:
                 made.add(".".join(modules[:depth]))
         dims = ", ".join(str(d) for d in shape)
         empty = f"torch.empty(({dims}{',' if len(shape) == 1 else ''}))"
-        if name in capture.buffers:
+        if name in buffers:
             lines.append(f"{module_path(modules)}.register_buffer({leaf!r}, {empty})")
         elif leaf.isidentifier():
             lines.append(f"{state_path(name)} = nn.Parameter({empty})")
@@ -215,4 +221,4 @@ class ModelNew(nn.Module):
     return "".join(out)
 
 
-__all__ = ["ConversionError", "to_candidate"]
+__all__ = ["ConversionError", "state_init_lines", "to_candidate"]

@@ -51,7 +51,7 @@ def dynamic_dims(inputs: dict[str, list[Any]]) -> dict[int, list[int]]:
     return found
 
 
-def _init_paths(init: list[Any]) -> list[tuple[str, Any]]:
+def init_paths(init: list[Any]) -> list[tuple[str, Any]]:
     """(expression, value) of each integer in get_init_inputs(), also inside tuples and lists."""
     found = []
     for i, value in enumerate(init):
@@ -93,8 +93,8 @@ def _follows(inits: dict[str, list[Any]], sizes: dict[str, int]) -> str | None:
     """The init input ``sizes`` equals in every variant (``"init[1]"``), or is one whole multiple of
     (an LSTM's ``4 * hidden_size`` rows: ``"4 * init[1]"``); None if neither."""
     variants = list(sizes)
-    values = {v: dict(_init_paths(inits[v])) for v in variants}
-    exprs = [e for e, _ in _init_paths(inits[variants[0]])]
+    values = {v: dict(init_paths(inits[v])) for v in variants}
+    exprs = [e for e, _ in init_paths(inits[variants[0]])]
     exact = next((e for e in exprs if all(values[v].get(e) == sizes[v] for v in variants)), None)
     if exact is not None:
         return exact
@@ -108,4 +108,4 @@ def _follows(inits: dict[str, list[Any]], sizes: dict[str, int]) -> str | None:
     return None
 
 
-__all__ = ["VariantSizesError", "dynamic_dims", "state_shapes_of", "variant_shapes"]
+__all__ = ["VariantSizesError", "dynamic_dims", "init_paths", "state_shapes_of", "variant_shapes"]

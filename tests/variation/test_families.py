@@ -1,0 +1,166 @@
+"""Kernel families (kernelevo.variation.families): a family matches a reference by its traced graph, and every
+seed it writes is judged correct by the real evaluator (Triton's interpreter on the CPU) on every variant.
+
+The specs under ``family_specs/`` have the structure of suite specs (benchmarks/suite/) at sizes the
+interpreter runs in seconds; some rows are longer than one chunk of the looped and split kernels, so that
+their statistics combine across chunks.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.evaluation.static_check import check_source
+from kernelevo.spec import read_spec
+from kernelevo.spec.problem import Problem
+from kernelevo.variation import template
+from kernelevo.variation.families import FAMILIES, family_seeds, matching
+from kernelevo.variation.families.tracer import trace
+from kernelevo.variation.inductor_capture import Capture
+from kernelevo.variation.op_graph import OpGraph, trace_graph
+
+HERE = Path(__file__).parent
+SPECS = HERE / "family_specs"
+SUITE = HERE.parent.parent / "benchmarks" / "suite"
+
+# spec -> (family, its variants)
+EXPECTED = {
+    "layernorm": ("norm", ["resident", "looped", "split"]),
+    "groupnorm": ("norm", ["resident", "looped", "split"]),
+    "batchnorm2d": ("norm", ["looped", "split"]),
+    "instancenorm2d": ("norm", ["resident", "looped", "split"]),
+    "rmsnorm_dim1": ("norm", ["columns"]),
+    "l1norm_rows": ("norm", ["resident", "looped", "split"]),
+    "l2norm_rows": ("norm", ["resident", "looped", "split"]),
+    "sum_dim1": ("reduce", ["columns"]),
+    "max_dim1": ("reduce", ["columns"]),
+    "mean_last": ("reduce", ["row", "persistent", "split"]),
+    "amin_last2": ("reduce", ["row", "persistent", "split"]),
+    "softmax_rows": ("reduce", ["resident", "online"]),
+    "log_softmax_rows": ("reduce", ["resident", "online"]),
+}
+
+
+def _graph(path: Path) -> OpGraph:
+    return trace_graph(Problem(read_spec(str(path))))  # the project's own specs: traced in this process
+
+
+def _seeds(name: str) -> list[tuple[str, str]]:
+    return family_seeds(name, _graph(SPECS / f"{name}.py")).seeds
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_family_seed_is_correct_on_every_variant(name: str) -> None:
+    family, variants = EXPECTED[name]
+    seeds = _seeds(name)
+    assert [n for n, _ in seeds] == [f"{name}-family-{family}-{v}" for v in variants]
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+        results = {seed: ev.evaluate(source) for seed, source in seeds}
+    assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_family_seeds_pass_the_static_checks_and_have_tunables(name: str) -> None:
+    for seed, source in _seeds(name):
+        assert check_source(source) == [], seed
+        tunables = template.find_tunables(source)
+        assert tunables, seed
+        # the kernels' modes are lower-case constexprs: never tuned (they choose what is computed)
+        assert not {t.name for t in tunables} & {"stat", "affine", "has_bias", "op", "kind"}, seed
+
+
+@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d", "mean_last", "softmax_rows", "sum_dim1"])
+def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str) -> None:
+    """Blocks, warps and program counts moved together several steps away: the masks keep the result."""
+    rng = random.Random(7)
+    mutants = []
+    for seed, source in _seeds(name):
+        tunables = [t for t in template.find_tunables(source) if t.neighbours(3)]
+        mutants.append((seed, template.apply(source, {t: rng.choice(t.neighbours(3)) for t in tunables})))
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+        results = {seed: ev.evaluate(source) for seed, source in mutants}
+    assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
+
+
+@pytest.mark.parametrize(("spec", "family"), [
+    ("layernorm", "norm"), ("groupnorm", "norm"), ("batchnorm2d", "norm"), ("instancenorm2d", "norm"),
+    ("rmsnorm_dim1", "norm"), ("l1norm_rows", "norm"), ("l2norm_rows", "norm"), ("frobenius_norm", "norm"),
+    ("softmax_rows", "reduce"), ("log_softmax_rows", "reduce"), ("sum_dim1", "reduce"), ("mean_last", "reduce"),
+    ("max_dim1", "reduce"), ("min_dim1_short", "reduce"),
+])
+def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None:
+    assert matching(_graph(SUITE / f"{spec}.py")) == [family]
+
+
+@pytest.mark.parametrize("spec", [
+    "matmul_square",  # a GEMM
+    "relu",  # elementwise
+    "gelu_tanh",
+    "conv2d_instancenorm_divide",  # a norm after a convolution, then a division
+    "gemm_groupnorm_swish_multiply_swish",
+    "argmax_dim1",  # indices, not values
+    "prod_dim1",
+    "cross_entropy",
+    "cumsum_rows",
+])
+def test_graphs_the_families_do_not_compute_match_nothing(spec: str) -> None:
+    assert matching(_graph(SUITE / f"{spec}.py")) == []
+
+
+def test_a_norm_with_an_affine_layout_the_family_does_not_take_matches_nothing() -> None:
+    """RMSNorm times a weight, and a LayerNorm whose weight is an input: the family writes neither."""
+    assert matching(_graph(SPECS / "unmatched" / "rmsnorm_weighted.py")) == []
+    assert matching(_graph(SPECS / "unmatched" / "layernorm_weight_input.py")) == []
+    assert matching(_graph(HERE / "row_epilogue_specs" / "linear_softmax.py")) == []  # softmax of a GEMM's output
+
+
+def test_a_capture_without_a_graph_matches_nothing() -> None:
+    capture = Capture.from_json((HERE / "inductor_captures" / "layernorm.json").read_text())
+    assert capture.graph is None
+    assert family_seeds("layernorm", capture.graph).seeds == []
+
+
+def test_the_graph_travels_in_the_capture_and_names_what_follows_get_init_inputs() -> None:
+    capture = Capture.from_json((HERE / "inductor_captures" / "layernorm.json").read_text())
+    capture.graph = _graph(SPECS / "groupnorm.py")
+    again = Capture.from_json(capture.to_json())
+    assert again.graph == capture.graph
+    assert again.graph is not None and again.graph.follows["native_group_norm:6"] == "init[0]"  # its groups
+    assert matching(again.graph) == ["norm"]
+
+
+def test_the_sandboxed_tracer_traces_what_the_child_runs() -> None:
+    assert trace(read_spec(str(SPECS / "groupnorm.py"))) == _graph(SPECS / "groupnorm.py")
+
+
+def test_a_family_that_fails_is_skipped_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    norm = next(f for f in FAMILIES if f.name == "norm")
+
+    def broken(plan: object, graph: OpGraph) -> list[object]:
+        raise ValueError("no kernel")
+
+    monkeypatch.setattr(norm, "seeds", broken)
+    found = family_seeds("layernorm", _graph(SPECS / "layernorm.py"))
+    assert found.seeds == [] and "no kernel" in found.skipped["norm"]
+
+
+GPU_SPECS = ["layernorm", "groupnorm", "batchnorm2d", "instancenorm2d", "rmsnorm_dim1", "l1norm_rows",
+             "l2norm_rows", "frobenius_norm", "softmax_rows", "log_softmax_rows", "sum_dim1", "mean_last", "max_dim1",
+             "min_dim1_short"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("spec", GPU_SPECS)
+def test_on_a_gpu_every_family_seed_of_a_suite_spec_is_correct(spec: str) -> None:
+    """The suite's spec at KernelBench's sizes: each family seed compiled by Triton and judged on the GPU."""
+    suite_spec = read_spec(str(SUITE / f"{spec}.py"))
+    seeds = family_seeds(spec, trace(suite_spec)).seeds
+    assert seeds
+    with Evaluator(suite_spec, EvalOptions(baselines=["eager"])) as ev:
+        results = {seed: ev.evaluate(source) for seed, source in seeds}
+    assert all(r.correct and r.kernel and not r.kernel.interpreted for r in results.values()), \
+        {s: (r.error, r.message) for s, r in results.items()}
