@@ -16,9 +16,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "kernelevo"
 
 # each known cycle as the sorted units in it
 KNOWN_CYCLES = {
-    # archive/elites.py takes evaluation's Race; evaluation/stages.py and evaluator.py measure the archive's
-    # descriptors (breaking it moves Race to records/, which needs the GPU tests run with it)
-    ("archive", "evaluation"),
     # containment.probe() starts a sandbox child to read its protections; the sandbox applies them
     ("containment", "sandbox"),
 }

@@ -43,7 +43,6 @@ from kernelevo.evaluation.protocol import (
     JudgeInfo,
     JudgeSetup,
 )
-from kernelevo.evaluation.racing import Race
 from kernelevo.evaluation.spec_cache import (
     baseline_key,
     flops_key,
@@ -53,6 +52,7 @@ from kernelevo.evaluation.spec_cache import (
     store_flops,
 )
 from kernelevo.evaluation.static_check import check_source
+from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError

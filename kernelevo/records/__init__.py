@@ -1,12 +1,13 @@
 """Records that several roles share: the lowest floor of the package.
 
-Evaluation results, candidates and their LLM usage, elites, runs: the evaluator, the
+Evaluation results, candidates and their LLM usage, elites and races, runs: the evaluator, the
 variation operators, the archive, the search, storage and the API all read and write
 these, so they live here, below all of them, and import nothing of theirs.
 """
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage, source_hash
 from kernelevo.records.elite import Elite
+from kernelevo.records.race import Race
 from kernelevo.records.result import (
     Environment,
     ErrorKind,
@@ -39,6 +40,7 @@ __all__ = [
     "OperatorFailure",
     "Precompiled",
     "PromptEvolution",
+    "Race",
     "Roofline",
     "RunInfo",
     "RunStatus",
