@@ -21,6 +21,13 @@ KNOWN_CYCLES = {
 }
 
 
+# imports a unit must never make: the archive and the API read records, not the roles that make them
+FORBIDDEN = {
+    "archive": {"evaluation", "search", "storage", "api"},
+    "api": {"search", "evaluation", "variation"},
+}
+
+
 def unit(module: str) -> str:
     """The unit a module belongs to: its subpackage (kernelevo.search.loop -> search), or a root module itself."""
     parts = module.split(".")
@@ -85,6 +92,16 @@ def test_the_graph_sees_lazy_imports() -> None:
     graph = import_graph()
     assert "sandbox" in graph["containment"]  # only imported inside containment.parent.probe()
     assert {"search", "storage", "evaluation"} <= graph["driver"]
+
+
+def test_the_records_are_the_floor() -> None:
+    assert import_graph()["records"] <= {"utils"}  # only the small helpers of utils/ are below them
+
+
+def test_no_unit_imports_what_it_must_not() -> None:
+    graph = import_graph()
+    found = {name: sorted(graph[name] & banned) for name, banned in FORBIDDEN.items() if graph[name] & banned}
+    assert found == {}, f"imports to move below their importer: {found}"
 
 
 def test_no_cycles_between_packages_but_the_known_ones() -> None:

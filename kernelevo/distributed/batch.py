@@ -22,7 +22,7 @@ from kernelevo.distributed.cluster import connect
 from kernelevo.evaluation.batch import Work, spec_error_result
 from kernelevo.evaluation.evaluator import static_rejection
 from kernelevo.evaluation.kernelbench import Item
-from kernelevo.evaluation.options import EvalOptions
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
 from kernelevo.spec.spec import Spec
 

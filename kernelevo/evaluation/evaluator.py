@@ -33,7 +33,7 @@ from kernelevo import containment
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
-from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions, effective_policy
+from kernelevo.evaluation.library_policy import effective_policy
 from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.evaluation.protocol import (
     BaselinesReply,
@@ -52,6 +52,7 @@ from kernelevo.evaluation.spec_cache import (
     store_flops,
 )
 from kernelevo.evaluation.static_check import check_source
+from kernelevo.records.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
 from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
 from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
