@@ -193,7 +193,7 @@ def settings_lines(config: RunConfig) -> list[str]:
 
 def _cuda_can_run(config: RunConfig) -> bool:
     """Whether a CUDA spec's kernels can run: a GPU here, or a Ray cluster's workers that may have one."""
-    from kernelevo.evaluation.evaluator import uses_gpu
+    from kernelevo.evaluation.capacity import uses_gpu
 
     if config.evaluation.device == "cpu":
         return False

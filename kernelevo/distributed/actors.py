@@ -16,7 +16,7 @@ import socket
 import threading
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.evaluation.evaluator import slots_for
+from kernelevo.evaluation.capacity import slots_for
 from kernelevo.records.race import Race
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
