@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from kernelevo.records.result import LIBRARY_FAMILIES
+from kernelevo.records.result import known_families
 from kernelevo.utils.devices import cores_per_gpu
 
 AUTO_AHEAD_MAX = 8  # the most candidates compiling ahead that the automatic setting picks
@@ -86,11 +86,7 @@ class EvalOptions(BaseModel):
     @field_validator("library")
     @classmethod
     def _known_families(cls, value: list[str] | None) -> list[str] | None:
-        unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
-        if unknown:
-            raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} ([] for pure mode), not "
-                             f"{', '.join(map(repr, unknown))}")
-        return value
+        return known_families(value)
 
     def spares(self, *, gpu: bool) -> int:
         if self.spare_children is not None:
