@@ -40,7 +40,7 @@ from kernelevo.archive.descriptors import descriptor_set  # noqa: E402
 from kernelevo.distributed.simulated import SimulatedPool  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
-from kernelevo.search.config import Budget, RunConfig  # noqa: E402
+from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
 

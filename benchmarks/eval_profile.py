@@ -40,7 +40,7 @@ from kernelevo.driver import make_pool  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.candidate import Candidate  # noqa: E402
 from kernelevo.records.result import EvalResult  # noqa: E402
-from kernelevo.search.config import RunConfig  # noqa: E402
+from kernelevo.records.run_config import RunConfig  # noqa: E402
 from kernelevo.search.state import objective_of  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 

@@ -33,7 +33,7 @@ from mutants import mutants  # noqa: E402
 from kernelevo.driver import make_pool  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.candidate import Candidate  # noqa: E402
-from kernelevo.search.config import RunConfig  # noqa: E402
+from kernelevo.records.run_config import RunConfig  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions, EvalResult  # noqa: E402
 from kernelevo.records.candidate import Evaluated  # noqa: E402
-from kernelevo.search.config import Budget, RunConfig  # noqa: E402
+from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.state import SearchState  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402

@@ -1,6 +1,6 @@
 """The command line's checks of what it is given, before anything is written: each problem as one line.
 
-A run's settings are checked whole (a typed :class:`~kernelevo.search.config.RunConfig`),
+A run's settings are checked whole (a typed :class:`~kernelevo.records.run_config.RunConfig`),
 and what pydantic says of them is turned into one line naming the flag (or the config file's
 field) and the problem, e.g. ``--workers 0: input should be greater than or equal to 1``.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 
 # A run setting's field path -> the flag that sets it (what is not here is named by its path)
 RUN_FLAGS = {

@@ -25,7 +25,7 @@ from typing import Any
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.progress import Progress
 from kernelevo.records.run import RunStatus
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 from kernelevo.search.loop import SearchLoop
 from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
@@ -206,7 +206,7 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
-    from kernelevo.evaluation.options import effective_policy
+    from kernelevo.evaluation.library_policy import effective_policy
     from kernelevo.variation.compile_seeds import seeds_from_compile
     from kernelevo.variation.inductor_capture import CaptureError
     from kernelevo.variation.inductor_seed import ConversionError

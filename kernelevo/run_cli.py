@@ -34,9 +34,9 @@ from kernelevo.cli_checks import (
     remote_gpus,
     validation_message,
 )
-from kernelevo.evaluation.options import library_option
+from kernelevo.evaluation.library_policy import library_option
 from kernelevo.records.run import RunStatus
-from kernelevo.search.config import Budget, RunConfig
+from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.settings import Settings
 from kernelevo.storage.database import Database, DatabaseMissing, DatabaseUnusable, open_database
 
@@ -107,8 +107,6 @@ def llm_models(args: argparse.Namespace, current: list[Any]) -> list[Any] | None
     it names the same model; ``--api-base``, ``--api-key-env``, ``--max-tokens`` and
     ``--temperature`` apply to every model (to those the config file gives, when no --model).
     None: the command line names nothing about models."""
-    from kernelevo.variation.llm import LLMConfig
-
     shared = {k: v for k, v in (("api_base", args.api_base), ("api_key_env", args.api_key_env),
                                 ("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
     if not args.model and not shared:
@@ -195,7 +193,7 @@ def settings_lines(config: RunConfig) -> list[str]:
 
 def _cuda_can_run(config: RunConfig) -> bool:
     """Whether a CUDA spec's kernels can run: a GPU here, or a Ray cluster's workers that may have one."""
-    from kernelevo.evaluation.evaluator import uses_gpu
+    from kernelevo.evaluation.capacity import uses_gpu
 
     if config.evaluation.device == "cpu":
         return False

@@ -145,7 +145,7 @@ class Sandbox:
     # folders the child may write besides its scratch folder (shared caches); None: those this process
     # may write, when it is itself a sandboxed child, else none
     writable: tuple[str, ...] | None = None
-    # False: the caller says what the child lacks (kernelevo.containment.probe); else it is logged once
+    # False: the caller says what the child lacks (kernelevo.sandbox_probe.probe); else it is logged once
     note_missing: bool = True
 
     def __post_init__(self) -> None:

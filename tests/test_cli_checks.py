@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from kernelevo.cli_checks import RUN_FLAGS, device_problem, validation_message
-from kernelevo.search.config import Budget, RunConfig
+from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.settings import Settings
 
 

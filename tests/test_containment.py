@@ -22,8 +22,9 @@ import pytest
 from test_sandbox import ENV
 
 from kernelevo import containment
-from kernelevo.containment import Report, child_environment, is_secret, probe
+from kernelevo.containment import Report, child_environment, is_secret
 from kernelevo.sandbox import Sandbox
+from kernelevo.sandbox_probe import probe
 from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
 DATABASE_URL = "postgresql+psycopg://kernelevo:hunter2@db.example/kernelevo"

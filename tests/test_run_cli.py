@@ -36,7 +36,7 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
 
 def made_database(path: Path) -> Path:
     """A kernelevo database with one queued run (nothing evaluated), closed."""
-    script = ("import sys\nfrom kernelevo.driver import new_run\nfrom kernelevo.search.config import RunConfig\n"
+    script = ("import sys\nfrom kernelevo.driver import new_run\nfrom kernelevo.records.run_config import RunConfig\n"
               "from kernelevo.spec import read_spec\nfrom kernelevo.storage.database import open_database\n"
               "db = open_database(f'sqlite:///{sys.argv[1]}')\n"
               "new_run(db, read_spec(sys.argv[2]), RunConfig(), owner='test')\ndb.dispose()\n")

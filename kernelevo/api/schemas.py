@@ -7,10 +7,10 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
-from kernelevo.evaluation.options import EvalOptions
 from kernelevo.records.candidate import Usage
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.run import RunInfo
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 from kernelevo.spec.names import NAME_PATTERN, NAME_RULE, is_name
 from kernelevo.storage.database import as_utc
 from kernelevo.storage.queries import ArchiveElite, StoredEvaluation

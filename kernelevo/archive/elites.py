@@ -19,8 +19,8 @@ import numpy as np
 from ribs.archives import GridArchive
 
 from kernelevo.archive.descriptors import Descriptor
-from kernelevo.evaluation.racing import Race
 from kernelevo.records.elite import AddStatus, Elite
+from kernelevo.records.race import Race
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ secret, writes only to its own scratch folder (and the shared caches it is hande
 a seccomp filter, and resource limits (:mod:`kernelevo.containment.child`). The parent chooses
 the user and the folders (:mod:`kernelevo.containment.parent`); each child reads back what it
 got from the kernel and sends it with its "ready" (:class:`Report`); what this system does not
-allow is said once, and ``kernelevo serve`` refuses to start without it (:func:`probe`).
+allow is said once, and ``kernelevo serve`` refuses to start without it
+(:func:`kernelevo.sandbox_probe.probe`).
 """
 
 from kernelevo.containment.child import confine_candidate, enter, enter_forked, report
@@ -17,8 +18,8 @@ from kernelevo.containment.parent import (
     give_to,
     give_to_sandbox,
     note,
+    noted,
     plan,
-    probe,
     sandbox_user,
     shared_cache,
     unreachable,
@@ -26,5 +27,5 @@ from kernelevo.containment.parent import (
 from kernelevo.containment.records import PROTECTIONS, Plan, Protection, Report
 
 __all__ = ["PROTECTIONS", "Plan", "Protection", "Report", "child_environment", "confine_candidate", "enter",
-           "enter_forked", "give_to", "give_to_sandbox", "is_secret", "note", "plan", "probe", "report",
+           "enter_forked", "give_to", "give_to_sandbox", "is_secret", "note", "noted", "plan", "report",
            "sandbox_user", "shared_cache", "unreachable"]

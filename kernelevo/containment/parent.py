@@ -21,10 +21,9 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kernelevo.containment import child
-from kernelevo.containment.records import PROTECTIONS, Plan, Protection, Report
+from kernelevo.containment.records import Plan, Protection, Report
 
 log = logging.getLogger(__name__)
 
@@ -241,27 +240,6 @@ def note(report: Report, who: str) -> None:
                     missing.how)
 
 
-class Probe:
-    """Sandbox handler that only reports its protections (:func:`probe`)."""
-
-    def __init__(self, arg: Any, conn: Any) -> None:
-        pass
-
-    def handle(self, request: Any) -> Report:
-        return child.report()
-
-
-def probe(timeout_s: float = 120.0) -> Report:
-    """The protections a sandboxed child gets here, read in a child started for it (a second or so)."""
-    from kernelevo.sandbox import Sandbox, SandboxFailure
-
-    box = Sandbox("kernelevo.containment.parent:Probe", None, name="probe", note_missing=False)
-    try:
-        box.start()
-        report: Report = box.call("report", {"*": timeout_s, "start": timeout_s})
-        _NOTED.update(str(p) for p in report.missing())  # the caller says them: no child of this process again
-        return report
-    except SandboxFailure as exc:
-        return Report(tuple(Protection(name, False, f"the probe child failed: {exc.message}") for name in PROTECTIONS))
-    finally:
-        box.close()
+def noted(report: Report) -> None:
+    """Take the protections ``report`` lacks as said: its caller says them, so no child of this process warns."""
+    _NOTED.update(str(p) for p in report.missing())

@@ -8,7 +8,7 @@ from kernelevo.distributed.cluster import ClusterInfo, connect
 from kernelevo.distributed.pool import NoMatchingWorkers, RayEvaluatorPool
 
 if TYPE_CHECKING:
-    from kernelevo.search.config import RunConfig
+    from kernelevo.records.run_config import RunConfig
     from kernelevo.spec import Spec
 
 __all__ = ["ClusterInfo", "NoMatchingWorkers", "RayEvaluatorPool", "connect", "ray_pool"]

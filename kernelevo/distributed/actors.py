@@ -16,8 +16,8 @@ import socket
 import threading
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.evaluation.evaluator import slots_for
-from kernelevo.evaluation.racing import Race
+from kernelevo.evaluation.capacity import slots_for
+from kernelevo.records.race import Race
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
 

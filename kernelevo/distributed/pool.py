@@ -23,9 +23,9 @@ from typing import Any
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.evaluator import static_rejection
-from kernelevo.evaluation.racing import Race
+from kernelevo.evaluation.static_gate import static_rejection
 from kernelevo.records.candidate import Candidate
+from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, Stage
 from kernelevo.search.pool import Races
 from kernelevo.spec import Spec

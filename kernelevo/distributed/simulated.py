@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from kernelevo.archive.descriptors import descriptor_set, measure
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate
+from kernelevo.records.race import Race
 from kernelevo.records.result import Environment, Stage, Timing
 from kernelevo.search.pool import Races
 from kernelevo.spec import Spec

@@ -6,8 +6,8 @@ caller.
 """
 
 from kernelevo.evaluation.evaluator import Evaluator, evaluate
-from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.static_check import Finding, check_source
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import (
     Environment,
     ErrorKind,

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from kernelevo.evaluation.evaluator import Evaluator
 from kernelevo.evaluation.kernelbench import Item
-from kernelevo.evaluation.options import EvalOptions
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec, read_spec

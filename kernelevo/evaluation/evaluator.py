@@ -7,8 +7,9 @@ candidate children and the precompilers do, each in its own sandbox.
 
 On a GPU it takes several candidates at once (:attr:`Evaluator.slots`): while the judge
 holds the GPU for one, the others' kernels are compiled on the CPU
-(:mod:`kernelevo.evaluation.precompile`) into a Triton cache of that candidate's own,
-which its GPU child then reads. The precompilers start with the judge, not after it.
+(:mod:`kernelevo.evaluation.compile_ahead`) into a Triton cache of that candidate's own,
+which its GPU child then reads. The precompilers start with the judge, not after it. A CUDA
+candidate on a machine without a GPU is only compiled (:mod:`kernelevo.evaluation.cuda_compile`).
 
 The eager and ``torch.compile`` baselines are read from the disk cache
 (:mod:`kernelevo.evaluation.spec_cache`) when an earlier judge measured them on the
@@ -23,18 +24,15 @@ import logging
 import os
 import shutil
 import signal
-import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from kernelevo import containment
 from kernelevo.archive.descriptors import measure
-from kernelevo.evaluation.child_pool import ChildPool
-from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
-from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions, effective_policy
-from kernelevo.evaluation.precompile import PrecompileReply, PrecompileRequest, PrecompileSetup
+from kernelevo.evaluation.capacity import slots_for, uses_gpu
+from kernelevo.evaluation.compile_ahead import AheadCompilers, TritonCaches, cubins
+from kernelevo.evaluation.cuda_compile import add_cupy_listings, cuda_without_gpu
 from kernelevo.evaluation.protocol import (
     BaselinesReply,
     BaselinesRequest,
@@ -43,7 +41,6 @@ from kernelevo.evaluation.protocol import (
     JudgeInfo,
     JudgeSetup,
 )
-from kernelevo.evaluation.racing import Race
 from kernelevo.evaluation.spec_cache import (
     baseline_key,
     flops_key,
@@ -52,39 +49,18 @@ from kernelevo.evaluation.spec_cache import (
     store_baselines,
     store_flops,
 )
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static_gate import static_rejection
+from kernelevo.records.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
+from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
+from kernelevo.sandbox import Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
-from kernelevo.utils.devices import cuda_present, sandbox_env
+from kernelevo.utils.devices import sandbox_env
 
 log = logging.getLogger(__name__)
 
 STOPPED = "the evaluator was stopped (abort()): this candidate was not judged"
-
-
-def static_rejection(source: str, spec: Spec, options: EvalOptions) -> EvalResult | None:
-    """The result for a source the static checks reject (they run nothing), or None."""
-    if not options.static_checks:
-        return None
-    findings = check_source(source, language=spec.settings.language, allowed_imports=options.allowed_imports,
-                            allowed_torch_ops=options.allowed_torch_ops, allowed_libraries=options.allowed_libraries,
-                            library=effective_policy(options.library, spec.settings.library))
-    if not findings:
-        return None
-    return EvalResult(stage=Stage.STATIC, error=findings[0].kind, message="\n".join(str(f) for f in findings[:5]))
-
-
-def uses_gpu(options: EvalOptions) -> bool:
-    wanted = options.device
-    return cuda_present() if wanted == "auto" else wanted.startswith("cuda")
-
-
-def slots_for(options: EvalOptions, *, gpu: bool | None = None) -> int:
-    """Candidates worth handing an evaluator at once: on a GPU, one judged plus those compiling ahead."""
-    on_gpu = uses_gpu(options) if gpu is None else gpu
-    return 1 + options.ahead() if options.precompile and on_gpu else 1
 
 
 def source_of(candidate: Any) -> str:
@@ -107,21 +83,14 @@ class Evaluator:
         self.precompiling = self.gpu and self.options.precompile and spec.settings.language != "cuda"
         self._judge: Sandbox | None = None
         self._judge_lock = threading.RLock()  # one candidate on the GPU at a time
-        self._precompile_lock = threading.Lock()
-        self._precompilers: ChildPool | None = None  # Precompiler sandboxes
-        # On a GPU each candidate's kernels go to a Triton cache of its own (compiled ahead or by its child),
-        # written by the sandboxed precompiler and candidate child (each confined to its own at the candidate's
-        # import: kernelevo.containment.confine_candidate)
-        self._caches = Path(tempfile.mkdtemp(prefix="kernelevo-triton-")) if self.gpu else None
-        if self._caches:
-            containment.give_to_sandbox(self._caches)
-        self._cache_count = 0
+        # On a GPU each candidate's kernels go to a Triton cache of its own (compiled ahead or by its child)
+        self._caches = TritonCaches() if self.gpu else None
+        self._ahead = AheadCompilers(spec, self.options, self._caches) if self.precompiling else None
         self.info: JudgeInfo | None = None  # what the judge found at its start
         self.baselines: dict[str, Timing | str] = {}
         self.baselines_cached = False
         self._start_costs: StageCosts | None = None  # what starting the judge cost: told to the next result
         self.judge_restarts = 0
-        self._compiling: dict[int, Sandbox] = {}  # precompilers at work, for abort() (under _precompile_lock)
         self._aborted = False  # abort(): no judge starts again
 
     @property
@@ -132,14 +101,13 @@ class Evaluator:
     def start(self) -> None:
         """Start the judge and wait until it is ready; a broken spec raises :class:`SpecError`."""
         if self.spec.settings.language == "cuda" and not self.gpu:
-            return  # CUDA without a GPU is only compiled (see _cuda_without_gpu): no judge to start
+            return  # CUDA without a GPU is only compiled (cuda_compile.cuda_without_gpu): no judge to start
         with self._judge_lock:
             if self._judge is not None and self._judge.alive():
                 return
             started = time.perf_counter()
-            if self._caches and not self._caches.exists():  # a judge that failed took it with it
-                self._caches.mkdir()
-                containment.give_to_sandbox(self._caches)
+            if self._caches:
+                self._caches.ensure()
             # Triton's own C helpers, built by each child before any candidate code runs, are kept
             # across runs (a fresh cache cost every `kernelevo eval` a host compile), as are load_inline's
             # builds, in a folder the sandboxed children share; each candidate's kernels still go to a
@@ -152,13 +120,13 @@ class Evaluator:
             flops = flops_key(self.spec, self.spec.timing_variant(gpu=self.gpu))
             known_flops = load_flops(flops)
             # The judge and its children may write their own folders, the shared cache and the candidates' caches
-            writable = tuple(str(p) for p in (shared, self._caches) if p)
+            writable = tuple(str(p) for p in (shared, self._caches.root if self._caches else None) if p)
             box = Sandbox("kernelevo.evaluation.judge_process:JudgeProcess",
                           JudgeSetup(self.spec, self.options, self.gpu, runtime_cache, known_flops),
                           env=env, name="judge", writable=writable)
             box.start()
-            if self.precompiling and self._precompilers is None:
-                self._start_precompilers()  # they import torch and the spec while the judge starts
+            if self._ahead is not None and not self._ahead.started:
+                self._ahead.start()  # they import torch and the spec while the judge starts
             try:
                 box.wait_ready(self.options.start_timeout_s + 600)  # the judge runs every reference
                 self.info = box.call(Describe(), {"*": 60})
@@ -185,28 +153,12 @@ class Evaluator:
             store_baselines(key, reply.baselines)
         return reply.measured_s
 
-    def _start_precompilers(self) -> None:
-        # CUDA hidden: a precompiler compiles for the judge's GPU and can never touch it. One
-        # torch thread: its CPU work is a wrapper's small tensor ops; the cores go to compiling.
-        env = {**sandbox_env(gpu=True), "CUDA_VISIBLE_DEVICES": "", "OMP_NUM_THREADS": "1"}
-        setup = PrecompileSetup(self.spec, threads=self.options.compile_threads())
-        # They run the candidate's wrapper: what it prints goes with its result (Precompiled.output).
-        with self._precompile_lock:
-            self._precompilers = ChildPool("kernelevo.evaluation.precompile:Precompiler", setup, env=env,
-                                           spare=self.options.ahead(),  # one ready for each candidate ahead
-                                           limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)),
-                                           start_timeout_s=self.options.start_timeout_s, name="precompile",
-                                           fork=self.options.fork_children, capture_output=True,
-                                           writable=(str(self._caches),) if self._caches else ())
-            self._precompilers.fill()
-
     def abort(self) -> None:
         """Kill the judge and the compiles under way now, from any thread (a search stopped at once): the
         candidates in them come back at once as evaluator errors, and no judge starts again. :meth:`close`
         still cleans up. The children are in sessions of their own: each is killed with what it started."""
-        self._aborted = True  # first: a precompiler taken after the look below is never started
-        with self._precompile_lock:
-            boxes = [self._judge, *self._compiling.values()]
+        self._aborted = True
+        boxes = [self._judge, *(self._ahead.stop() if self._ahead is not None else [])]
         for box in boxes:
             pid = box.pid if box is not None else None
             if pid is not None:
@@ -218,12 +170,10 @@ class Evaluator:
             if self._judge is not None:
                 self._judge.close()
                 self._judge = None
-        with self._precompile_lock:
-            if self._precompilers is not None:
-                self._precompilers.close()
-                self._precompilers = None
+        if self._ahead is not None:
+            self._ahead.close()
         if self._caches:
-            shutil.rmtree(self._caches, ignore_errors=True)
+            self._caches.remove()
 
     def __enter__(self) -> Evaluator:
         self.start()
@@ -244,7 +194,7 @@ class Evaluator:
         result = static_rejection(source, self.spec, self.options)
         static_s = time.perf_counter() - started
         if result is None and self.spec.settings.language == "cuda" and not self.gpu:
-            result = self._cuda_without_gpu(source)
+            result = cuda_without_gpu(source, self.options)
         elif result is None:
             result = self._compile_and_judge(source, race)
         result.interpreted = result.interpreted or not self.gpu
@@ -252,55 +202,6 @@ class Evaluator:
             result.measures = measure(self.options.descriptors, source, result)
         result.costs.static_s = static_s
         result.costs.total_s = time.perf_counter() - started
-        return result
-
-    def _compile_cuda(self, source: str, request: CudaCompileRequest) -> CudaCompileReply:
-        """The candidate's CUDA units compiled with nvcc in a sandbox (compilers read untrusted source)."""
-        box = Sandbox("kernelevo.evaluation.cuda_build:CudaCompiler", None, env=sandbox_env(gpu=True),
-                      limits=Limits(int(self.options.cpu_memory_limit_gb * 2**30)), name="nvcc")
-        try:
-            box.start()
-            box.wait_ready(self.options.start_timeout_s)
-            reply: CudaCompileReply = box.call(request, {"*": self.options.compile_timeout_s})
-            return reply
-        finally:
-            box.kill()
-
-    def _add_cupy_listings(self, source: str, result: EvalResult) -> None:
-        """PTX and SASS of the CuPy units the GPU ran (NVRTC keeps neither), compiled once the judge has
-        let go of the GPU; a failure here costs the listings, never the verdict."""
-        if not any(b.form == "cupy" for b in result.cuda):
-            return
-        cc = result.environment.compute_capability if result.environment else None
-        arch = f"sm_{cc.replace('.', '')}" if cc else TARGET_ARCH
-        started = time.perf_counter()
-        try:
-            reply = self._compile_cuda(source, CudaCompileRequest(source, arch, forms=("cupy",)))
-            result.cuda += reply.builds
-        except SandboxFailure as exc:
-            log.warning("PTX and SASS of a CuPy candidate: %s", exc.message)
-        result.costs.compile_s += time.perf_counter() - started
-
-    def _cuda_without_gpu(self, source: str) -> EvalResult:
-        """CUDA on a machine without a GPU: compiled for sm_90 in a sandbox, for its errors and figures."""
-        started = time.perf_counter()
-        try:
-            reply = self._compile_cuda(source, CudaCompileRequest(source))
-        except SandboxFailure as exc:
-            kind = ErrorKind.COMPILE_TIMEOUT if exc.kind == "timeout" else ErrorKind.EVALUATOR_ERROR
-            return EvalResult(stage=Stage.COMPILE, error=kind, message=f"compiling the CUDA for sm_90: {exc.message}")
-        result = EvalResult(stage=Stage.COMPILE, cuda=reply.builds, kernels=reply.kernels)
-        result.costs.compile_s = time.perf_counter() - started
-        failed = next((b.error for b in reply.builds if b.error), None)
-        if failed is not None:
-            result.error, result.message = ErrorKind.COMPILE_ERROR, failed
-            return result
-        figures = ", ".join(f"{k.name}: {k.registers} registers, {k.spills or 0} B spilled, {k.shared_bytes or 0} B "
-                            "shared" for k in reply.kernels)
-        compiled = reply.missing or f"compiled for {TARGET_ARCH}" + (f" ({figures})" if figures else "")
-        result.error = ErrorKind.NEEDS_GPU
-        result.message = (f"{compiled}; correctness and timing of CUDA kernels need a GPU, and this machine "
-                          "has none")
         return result
 
     def _take_start_costs(self, result: EvalResult) -> None:
@@ -314,10 +215,10 @@ class Evaluator:
 
     def _compile_and_judge(self, source: str, race: Race | None = None) -> EvalResult:
         """On a GPU, compile ahead into the candidate's own Triton cache; then judge it holding the GPU."""
-        cache = self._new_cache()
+        cache = self._caches.new() if self._caches else None
         try:
             started = time.perf_counter()
-            precompiled = self._precompile(source, cache)
+            precompiled = self._compile_ahead(source, cache)
             precompile_s = time.perf_counter() - started
             if precompiled is not None and precompiled.timed_out:
                 # the same compile would take as long in the GPU child: no need to hold the GPU for it
@@ -325,62 +226,28 @@ class Evaluator:
                     f"compiling the candidate's kernels took over {self.options.compile_timeout_s:g} s "
                     "(on the CPU, before its GPU run)"))
             else:
-                before = _cubins(cache)
+                before = cubins(cache)
                 with self._judge_lock:
                     judged = time.perf_counter()
                     result = self._in_judge(source, cache, race)
                     result.costs.judge_s = time.perf_counter() - judged
                     self._take_start_costs(result)
                 if precompiled is not None:
-                    precompiled.compiled_on_gpu = _cubins(cache) - before
+                    precompiled.compiled_on_gpu = cubins(cache) - before
             result.precompiled = precompiled
             result.costs.precompile_s = precompile_s
             if self.spec.settings.language == "cuda":
-                self._add_cupy_listings(source, result)
+                add_cupy_listings(source, result, self.options)
             return result
         finally:
             if cache:
                 shutil.rmtree(cache, ignore_errors=True)
 
-    def _new_cache(self) -> str | None:
-        """A Triton cache directory for one candidate alone (None: the judge's default)."""
-        if self._caches is None:
+    def _compile_ahead(self, source: str, cache: str | None) -> Precompiled | None:
+        """``source``'s kernels compiled into ``cache`` on the CPU, for the GPU the judge told (never raises)."""
+        if self._ahead is None:
             return None
-        with self._precompile_lock:
-            self._cache_count += 1
-            path = self._caches / f"candidate-{self._cache_count}"
-        path.mkdir(parents=True)  # parents: a judge that failed took the caches' folder with it
-        containment.give_to_sandbox(path)
-        return str(path)
-
-    def _precompile(self, source: str, cache: str | None) -> Precompiled | None:
-        """Compile ``source``'s kernels into ``cache`` on the CPU; never raises (the GPU child compiles then)."""
-        if cache is None or self._precompilers is None:
-            return None
-        box, precompiled = None, None
-        try:
-            with self._precompile_lock:
-                if self._aborted:
-                    return None
-                box, _ = self._precompilers.take()
-                self._compiling[id(box)] = box
-            variants = self.spec.correctness_variants(gpu=True)  # the timed variant among them
-            target = self.info.target if self.info is not None else None
-            if target is None:  # the judge has not told its GPU yet (it is being restarted)
-                return None
-            reply: PrecompileReply = box.call(PrecompileRequest(source, variants, cache, target),
-                                              {"*": self.options.compile_timeout_s})
-            precompiled = Precompiled(kernels=reply.kernels, error=reply.error)
-        except SandboxFailure as exc:
-            precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
-        finally:
-            if box is not None:
-                with self._precompile_lock:
-                    self._compiling.pop(id(box), None)
-                if precompiled is not None:
-                    precompiled.output = box.output_tail()
-                box.kill()
-        return precompiled
+        return self._ahead.compile(source, cache, lambda: self.info.target if self.info is not None else None)
 
     def _in_judge(self, source: str, cache: str | None, race: Race | None = None) -> EvalResult:
         if self._aborted:
@@ -408,10 +275,6 @@ class Evaluator:
         variants = len(self.spec.correctness_variants(gpu=self.gpu))
         return (o.start_timeout_s + o.compile_timeout_s * (2 + variants) + o.run_timeout_s * variants
                 + 3 * o.timing_timeout_s + 600)
-
-
-def _cubins(cache: str | None) -> int:
-    return sum(1 for _ in Path(cache).rglob("*.cubin")) if cache else 0
 
 
 def evaluate(spec: Spec, candidate: Any, options: EvalOptions | None = None) -> EvalResult:

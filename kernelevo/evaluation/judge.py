@@ -26,8 +26,8 @@ import torch
 from kernelevo.evaluation.hardware import Ceilings, ceilings, environment
 from kernelevo.evaluation.instrument import OpRecorder
 from kernelevo.evaluation.judge_process import Children
+from kernelevo.evaluation.library_policy import effective_policy
 from kernelevo.evaluation.memory import MemoryPlan, plan_memory
-from kernelevo.evaluation.options import effective_policy
 from kernelevo.evaluation.precompile import GpuTarget
 from kernelevo.evaluation.protocol import (
     BaselinesReply,

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kernelevo.evaluation.memory import MemoryPlan
-from kernelevo.evaluation.options import EvalOptions
 from kernelevo.evaluation.precompile import GpuTarget
-from kernelevo.evaluation.racing import Race
+from kernelevo.records.options import EvalOptions
+from kernelevo.records.race import Race
 from kernelevo.records.result import CudaBuild, Environment, ErrorKind, KernelMetadata, LibraryCall, Timing
 from kernelevo.spec.spec import Spec
 

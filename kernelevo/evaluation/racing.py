@@ -5,13 +5,13 @@ MAP-Elites keeps a candidate only if it measured faster than the elite of its ce
 are not. Their full timing (at least 100 ms of kernel time, hundreds of calls for a
 fast kernel) decides nothing: it only measures precisely how much slower they are.
 
-The driver sends each candidate a :class:`Race`: the archive's geometry and, for each
-occupied cell, the elite's objective (log speedup over eager) and timing spread. The judge
-finds the candidate's cell from its descriptors once it has compiled (no descriptor
-depends on a timing), turns the elite's objective into milliseconds with its own eager
-baseline, and hands the child a threshold. The timing loop then looks at the samples at
-``min_reps`` calls and at each doubling; it stops when a lower confidence bound on the
-candidate's median is above the threshold.
+The driver sends each candidate a :class:`~kernelevo.records.race.Race`: the archive's
+geometry and, for each occupied cell, the elite's objective (log speedup over eager) and
+timing spread. The judge finds the candidate's cell from its descriptors once it has
+compiled (no descriptor depends on a timing), turns the elite's objective into milliseconds
+with its own eager baseline (:func:`threshold_ms`), and hands the child a threshold. The
+timing loop then looks at the samples at ``min_reps`` calls and at each doubling; it stops
+when a lower confidence bound on the candidate's median is above the threshold.
 
 The rule, and its error bound. The bound is an order statistic: with ``n`` samples, the
 ``k``-th smallest, ``k = floor((n - Z * sqrt(n)) / 2)``, is below the true median except
@@ -30,43 +30,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-import numpy as np
+from kernelevo.records.race import Race
 
 Z = 3.0  # one-sided: the lower bound is above the true median with probability ~0.13%
 RACE_MARGIN = 0.05  # a candidate within 5% of the elite (or its spread) is timed in full
 MAX_LOOKS = 6  # min_reps, then each doubling: 20 .. 640 calls
 
 
-@dataclass(frozen=True)
-class Race:
-    """What a candidate must beat to matter: the occupied cells of the archive it would enter."""
-
-    dims: tuple[int, ...]  # cells per descriptor
-    ranges: tuple[tuple[float, float], ...]  # each descriptor's (low, high)
-    descriptors: tuple[str, ...]  # their names (what the evaluator measures)
-    incumbents: dict[int, tuple[float, float]] = field(default_factory=dict)  # cell -> (objective, rel IQR)
-
-    def cell(self, measures: Sequence[float]) -> int:
-        """The cell index of ``measures``, exactly as ``ribs.archives.GridArchive.index_of`` computes it."""
-        dims = np.asarray(self.dims, dtype=np.int32)
-        low = np.asarray([r[0] for r in self.ranges], dtype=np.float64)
-        high = np.asarray([r[1] for r in self.ranges], dtype=np.float64)
-        values = np.asarray(measures, dtype=np.float64)
-        grid = ((dims * (values - low) + 1e-6) / (high - low)).astype(np.int32)
-        grid = np.clip(grid, 0, dims - 1)
-        return int(np.ravel_multi_index(tuple(grid), tuple(self.dims)))
-
-    def threshold_ms(self, measures: dict[str, float] | None, eager_ms: float) -> float | None:
-        """The median above which the candidate is clearly slower than its cell's elite (None: time it in full)."""
-        if measures is None or any(name not in measures for name in self.descriptors) or eager_ms <= 0:
-            return None
-        incumbent = self.incumbents.get(self.cell([measures[name] for name in self.descriptors]))
-        if incumbent is None:  # an empty cell: any correct kernel enters, and its time is what it is
-            return None
-        objective, rel_iqr = incumbent
-        return eager_ms / math.exp(objective) * (1 + max(RACE_MARGIN, rel_iqr))
+def threshold_ms(race: Race, measures: dict[str, float] | None, eager_ms: float) -> float | None:
+    """The median (ms) above which the candidate is clearly slower than its cell's elite (None: time it in full)."""
+    if measures is None or any(name not in measures for name in race.descriptors) or eager_ms <= 0:
+        return None
+    incumbent = race.incumbents.get(race.cell([measures[name] for name in race.descriptors]))
+    if incumbent is None:  # an empty cell: any correct kernel enters, and its time is what it is
+        return None
+    objective, rel_iqr = incumbent
+    return eager_ms / math.exp(objective) * (1 + max(RACE_MARGIN, rel_iqr))
 
 
 def looks(min_reps: int) -> set[int]:

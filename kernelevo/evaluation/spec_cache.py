@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from kernelevo.evaluation.options import EvalOptions
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import Environment, Timing
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.paths import cache_dir

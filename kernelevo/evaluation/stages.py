@@ -34,9 +34,10 @@ from kernelevo.evaluation.protocol import (
     TimeRequest,
     fresh_seed,
 )
-from kernelevo.evaluation.racing import Race, clearly_slower
+from kernelevo.evaluation.racing import clearly_slower, threshold_ms
 from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
 from kernelevo.evaluation.timing_check import WallMismatch, cross_check
+from kernelevo.records.race import Race
 from kernelevo.records.result import (
     ErrorKind,
     EvalResult,
@@ -299,7 +300,7 @@ class _Stages:
         if self.race is None or not isinstance(eager, Timing):
             return None
         measures = measure(list(self.race.descriptors), self.child_source, self.result)
-        threshold = self.race.threshold_ms(measures, eager.median_ms)
+        threshold = threshold_ms(self.race, measures, eager.median_ms)
         return None if threshold is None else threshold + self.judge.bracket_ms
 
     def _time_candidate(self, race_ms: float | None = None) -> Timing:

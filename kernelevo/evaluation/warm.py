@@ -30,7 +30,7 @@ from multiprocessing.connection import Client, Connection, answer_challenge, del
 from pathlib import Path
 
 from kernelevo.evaluation.evaluator import Evaluator
-from kernelevo.evaluation.options import EvalOptions
+from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import EvalResult
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec

@@ -1,12 +1,14 @@
 """Records that several roles share: the lowest floor of the package.
 
-Evaluation results, candidates and their LLM usage, elites, runs: the evaluator, the
-variation operators, the archive, the search, storage and the API all read and write
-these, so they live here, below all of them, and import nothing of theirs.
+Evaluation results and options, candidates and their LLM usage, elites and races, runs and their
+configuration: the evaluator, the variation operators, the archive, the search, storage and the
+API all read and write these, so they live here, below all of them, and import nothing of theirs.
 """
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage, source_hash
 from kernelevo.records.elite import Elite
+from kernelevo.records.options import EvalOptions
+from kernelevo.records.race import Race
 from kernelevo.records.result import (
     Environment,
     ErrorKind,
@@ -23,15 +25,19 @@ from kernelevo.records.result import (
     Timing,
 )
 from kernelevo.records.run import RunInfo, RunStatus
+from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 
 __all__ = [
+    "Budget",
     "Candidate",
     "Elite",
     "Environment",
     "ErrorKind",
+    "EvalOptions",
     "EvalResult",
     "Evaluated",
     "KernelMetadata",
+    "LLMConfig",
     "LibraryCall",
     "LibraryUse",
     "MemoryUse",
@@ -39,7 +45,9 @@ __all__ = [
     "OperatorFailure",
     "Precompiled",
     "PromptEvolution",
+    "Race",
     "Roofline",
+    "RunConfig",
     "RunInfo",
     "RunStatus",
     "Stage",

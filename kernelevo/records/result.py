@@ -142,6 +142,15 @@ class KernelMetadata(BaseModel):
 LIBRARY_FAMILIES = ("gemm", "conv", "attention", "rnn")
 
 
+def known_families(value: list[str] | None, *, pure: str = "[] for pure mode") -> list[str] | None:
+    """``value`` when it names only library families (a validator's check); else a ValueError that lists them."""
+    unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
+    if unknown:
+        raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} ({pure}), not "
+                         f"{', '.join(map(repr, unknown))}")
+    return value
+
+
 class LibraryCall(BaseModel):
     """Calls of one vendor-library op with one signature that a forward made through torch."""
 

@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from kernelevo.records.progress import Progress
-from kernelevo.search.config import Budget
+from kernelevo.records.run_config import Budget
 from kernelevo.search.loop import SearchLoop
 from kernelevo.search.progress import snapshot
 from kernelevo.search.state import SearchState

@@ -31,7 +31,7 @@ from typing import cast
 from kernelevo.records.candidate import Candidate, OperatorFailure
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import RunStatus
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.producer import NOTHING_TO_VARY, Producer

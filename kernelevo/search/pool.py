@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate
+from kernelevo.records.race import Race
 from kernelevo.spec import Spec
 
 Races = Mapping[str, Race]  # hardware type -> the elites a candidate must beat there

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from kernelevo.evaluation.options import effective_policy
+from kernelevo.evaluation.library_policy import effective_policy
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.state import SearchState
 from kernelevo.search.used_up import UsedUp

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
 from kernelevo.archive.elites import ElitesArchive
-from kernelevo.evaluation.racing import Race
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
 from kernelevo.records.elite import Elite
+from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.search.bandit import OperatorBandit
 from kernelevo.storage.recorder import StoredRun

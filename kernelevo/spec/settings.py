@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from kernelevo.records.result import LIBRARY_FAMILIES
+from kernelevo.records.result import known_families
 from kernelevo.spec.errors import SpecError
 
 SETTINGS_NAME = "KERNELEVO"
@@ -63,11 +63,7 @@ class SpecSettings(BaseModel):
     @field_validator("library")
     @classmethod
     def _known_families(cls, value: list[str] | None) -> list[str] | None:
-        unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
-        if unknown:
-            raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} (or [] for pure mode), not "
-                             f"{', '.join(map(repr, unknown))}")
-        return value
+        return known_families(value, pure="or [] for pure mode")
 
     @field_validator("dtype")
     @classmethod

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from kernelevo.records.options import CPU_CHILD_LIMIT_GB
 from kernelevo.spec.errors import SpecError
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from kernelevo.spec.problem import Problem
 
 GIB = 1 << 30
-CPU_CHILD_LIMIT = 12 * GIB  # address space of a CPU child, unless the evaluation's options say otherwise
+# address space of a CPU child (bytes), unless the evaluation's options say otherwise
+CPU_CHILD_LIMIT = int(CPU_CHILD_LIMIT_GB * GIB)
 # What a CPU child maps besides the data: Python, torch, triton (address space, not resident memory)
 CPU_CHILD_BASE_BYTES = 4 * GIB
 

@@ -17,31 +17,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from kernelevo.records.candidate import Usage
+from kernelevo.records.run_config import LLMConfig
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list at import
 
 log = logging.getLogger(__name__)
-
-
-class LLMConfig(BaseModel):
-    """Which model to call and how; secrets stay in the environment."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    model: str  # a litellm model string: "openai/gpt-4o", "anthropic/claude-sonnet-4-5", "ollama/qwen2.5-coder"
-    api_base: str | None = None
-    api_key_env: str | None = None  # name of the environment variable holding the key, if not litellm's default
-    temperature: float = Field(default=0.7, ge=0)
-    max_tokens: int = Field(default=8192, gt=0)
-    timeout_s: float = Field(default=180.0, gt=0)
-    max_retries: int = Field(default=4, ge=0)
-    backoff_s: float = Field(default=2.0, ge=0)
-    # Dollars per million tokens, for models litellm has no price for (a local server: 0)
-    input_usd_per_mtok: float | None = Field(default=None, ge=0)
-    output_usd_per_mtok: float | None = Field(default=None, ge=0)
 
 
 class LLMError(Exception):

@@ -20,7 +20,8 @@ import random
 from dataclasses import dataclass, field
 
 from kernelevo.records.candidate import Usage
-from kernelevo.variation.llm import LLMClient, LLMConfig, LLMError, LLMReply, missing_key_message
+from kernelevo.records.run_config import LLMConfig
+from kernelevo.variation.llm import LLMClient, LLMError, LLMReply, missing_key_message
 
 log = logging.getLogger(__name__)
 

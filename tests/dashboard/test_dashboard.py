@@ -325,10 +325,9 @@ def test_an_llm_run_shows_its_meta_prompts_models_and_token_costs(page: Any, llm
 
     from kernelevo.driver import start_search
     from kernelevo.evaluation import EvalOptions
-    from kernelevo.search.config import Budget, RunConfig
+    from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
     from kernelevo.spec import read_spec
     from kernelevo.storage.database import open_database
-    from kernelevo.variation.llm import LLMConfig
 
     llm_server.responder = kernel_responder((GELU / "seed.py").read_text())
     monkeypatch.setenv("KERNELEVO_TEST_KEY", "sk-test")

@@ -198,7 +198,7 @@ def test_a_cuda_search_on_a_machine_without_a_gpu_stops_before_it_starts(cuda_sp
 
 
 def test_a_cuda_spec_gets_a_compile_limit_load_inline_can_meet_unless_one_is_given(cuda_spec: Path) -> None:
-    from kernelevo.evaluation.options import CUDA_COMPILE_TIMEOUT_S
+    from kernelevo.records.options import CUDA_COMPILE_TIMEOUT_S
 
     spec = read_spec(str(cuda_spec))
     assert Evaluator(spec).options.compile_timeout_s == CUDA_COMPILE_TIMEOUT_S > EvalOptions().compile_timeout_s

@@ -9,7 +9,7 @@ import pytest
 
 from kernelevo import containment
 from kernelevo.evaluation import EvalOptions
-from kernelevo.evaluation.evaluator import slots_for
+from kernelevo.evaluation.capacity import slots_for
 from kernelevo.evaluation.precompile import NICENESS, GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.sandbox import Sandbox
 from kernelevo.spec import read_spec

@@ -10,7 +10,7 @@ import torch
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.archive.elites import ElitesArchive
-from kernelevo.evaluation.racing import RACE_MARGIN, clearly_slower, looks, median_lower_bound
+from kernelevo.evaluation.racing import RACE_MARGIN, clearly_slower, looks, median_lower_bound, threshold_ms
 from kernelevo.evaluation.timing import time_callable
 from kernelevo.search.state import SearchState
 
@@ -55,9 +55,9 @@ def test_a_race_threshold_comes_from_the_cells_elite_and_its_spread() -> None:
     race = archive.race()
     assert race.incumbents == {archive.cell_of(here): (math.log(2.0), 0.10)}
     # eager at 4 ms: the elite's median is 2 ms, its spread (10%) is above the 5% margin
-    assert math.isclose(race.threshold_ms(dict(zip(names, here, strict=True)), eager_ms=4.0), 2.0 * 1.10)
-    assert race.threshold_ms(dict(zip(names, elsewhere, strict=True)), eager_ms=4.0) is None  # an empty cell
-    assert race.threshold_ms(None, eager_ms=4.0) is None  # descriptors that could not be measured
+    assert math.isclose(threshold_ms(race, dict(zip(names, here, strict=True)), eager_ms=4.0), 2.0 * 1.10)
+    assert threshold_ms(race, dict(zip(names, elsewhere, strict=True)), eager_ms=4.0) is None  # an empty cell
+    assert threshold_ms(race, None, eager_ms=4.0) is None  # descriptors that could not be measured
     archive.add(candidate_id=8, objective=math.log(3.0), measures=elsewhere, rel_iqr=0.0)
     assert len(archive.race().incumbents) == 2  # the cached race is dropped when the archive changes
 

@@ -20,11 +20,10 @@ from llm_server import ScriptedLLMServer, kernel_responder
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.driver import run_search, start_search
 from kernelevo.evaluation import EvalOptions
-from kernelevo.search.config import Budget, RunConfig
+from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.search.state import replay
 from kernelevo.spec import read_spec
 from kernelevo.storage.recorder import load_run
-from kernelevo.variation.llm import LLMConfig
 from kernelevo.variation.metaprompt import MUTATIONS
 
 pytestmark = pytest.mark.slow

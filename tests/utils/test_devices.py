@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from kernelevo.evaluation import EvalOptions
-from kernelevo.evaluation import options as options_module
+from kernelevo.records import options as options_module
 from kernelevo.utils import devices
 
 

@@ -20,7 +20,7 @@ from kernelevo.driver import compile_seeds
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.records.result import ErrorKind
-from kernelevo.search.config import RunConfig
+from kernelevo.records.run_config import RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation import template

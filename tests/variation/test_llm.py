@@ -7,7 +7,8 @@ import asyncio
 import pytest
 from llm_server import Reply, ScriptedLLMServer
 
-from kernelevo.variation.llm import LLMClient, LLMConfig, LLMError, missing_key_message
+from kernelevo.records.run_config import LLMConfig
+from kernelevo.variation.llm import LLMClient, LLMError, missing_key_message
 
 MESSAGES = [{"role": "user", "content": "write a kernel"}]
 

@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 from llm_server import Reply, ScriptedLLMServer
 
-from kernelevo.variation.llm import LLMConfig, LLMError
+from kernelevo.records.run_config import LLMConfig
+from kernelevo.variation.llm import LLMError
 from kernelevo.variation.models import ModelPool, PreflightError, preflight
 
 MESSAGES = [{"role": "user", "content": "write a kernel"}]

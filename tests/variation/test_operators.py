@@ -11,8 +11,9 @@ from llm_server import Reply, ScriptedLLMServer
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.candidate import Candidate
+from kernelevo.records.run_config import LLMConfig
 from kernelevo.spec import read_spec
-from kernelevo.variation.llm import LLMClient, LLMConfig
+from kernelevo.variation.llm import LLMClient
 from kernelevo.variation.metaprompt import PromptArchive
 from kernelevo.variation.operators import (
     CrossoverOperator,

@@ -1,17 +1,19 @@
-"""How an evaluation runs: limits, repetitions, which checks and baselines."""
+"""How an evaluation runs: limits, repetitions, which checks and baselines.
+
+A record, not the evaluator's code: the search's run configuration, the API's schemas and the
+distributed pool carry these options without importing the evaluation.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from kernelevo.records.result import LIBRARY_FAMILIES
-from kernelevo.spec.sizes import CPU_CHILD_LIMIT, GIB
+from kernelevo.records.result import known_families
 from kernelevo.utils.devices import cores_per_gpu
 
 AUTO_AHEAD_MAX = 8  # the most candidates compiling ahead that the automatic setting picks
 CUDA_COMPILE_TIMEOUT_S = 300.0  # compile_timeout_s for a CUDA spec where none is given (load_inline's nvcc)
+CPU_CHILD_LIMIT_GB = 12.0  # address space of a CPU child (kernelevo.spec.sizes.CPU_CHILD_LIMIT, in bytes)
 
 
 class EvalOptions(BaseModel):
@@ -49,20 +51,20 @@ class EvalOptions(BaseModel):
     max_reps: int = Field(default=1000, ge=1)
     timing_budget_ms: float = Field(default=1000.0, gt=0)  # per callable, adaptive repetitions stop here
     target_rel_iqr: float = Field(default=0.02, gt=0)  # stop early once IQR/median is below this
-    racing: bool = True  # stop timing a candidate clearly slower than its archive cell's elite (racing.py)
+    racing: bool = True  # stop timing a candidate clearly slower than its archive cell's elite (evaluation.racing)
     timing_input_sets: int = Field(default=3, ge=1)  # rotated, so no call finds its inputs in cache
     baselines: list[str] | None = None  # "eager", "compile"; None: both on GPU, eager on CPU
     aot_metadata: bool = True  # without a GPU, compile for sm_90 ahead of time for registers and spills
     floor_check: bool = True
     floor_margin: float = Field(default=0.8, gt=0, le=1)  # reject a median below margin x floor
     remeasure_above: float = 10.0  # speedup over torch.compile that is timed again before believed
-    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (see spec_cache.py)
+    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (evaluation.spec_cache)
     rebaseline: bool = False  # measure the baselines again (and replace the cached ones)
     # resources
     # GPU memory one evaluation (judge and candidate child together) may use; None: what is free when
     # the judge starts. The judge keeps what its memory plan needs; the child gets the rest as its limit.
     gpu_memory_gb: float | None = Field(default=None, gt=0)
-    cpu_memory_limit_gb: float = Field(default=CPU_CHILD_LIMIT / GIB, gt=0)  # address space of a CPU child
+    cpu_memory_limit_gb: float = Field(default=CPU_CHILD_LIMIT_GB, gt=0)  # address space of a CPU child
     # candidate children kept started (each imports torch, a few seconds): None → 1 without a
     # GPU, else one per 4 CPU cores of the GPU's share of the host, up to 4, so a GPU never
     # waits for a child to start
@@ -72,7 +74,7 @@ class EvalOptions(BaseModel):
     fork_children: bool = True
     # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
     # candidate's kernels in parallel threads (Triton releases the GIL while it compiles), at a
-    # lower CPU priority than the judge (precompile.NICENESS), so compiles may use every core.
+    # lower CPU priority than the judge (evaluation.precompile.NICENESS), so compiles may use every core.
     # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, half of them within 2..8;
     # threads, the cores shared among those ahead, within 1..4 (16 cores: 8 ahead, 2 threads
     # each). Compiling an autotuned matmul's 8 kernels a candidate on an H100 host's 16 cores,
@@ -84,11 +86,7 @@ class EvalOptions(BaseModel):
     @field_validator("library")
     @classmethod
     def _known_families(cls, value: list[str] | None) -> list[str] | None:
-        unknown = [v for v in value or [] if v not in LIBRARY_FAMILIES]
-        if unknown:
-            raise ValueError(f"library families are {', '.join(LIBRARY_FAMILIES)} ([] for pure mode), not "
-                             f"{', '.join(map(repr, unknown))}")
-        return value
+        return known_families(value)
 
     def spares(self, *, gpu: bool) -> int:
         if self.spare_children is not None:
@@ -129,38 +127,3 @@ class EvalOptions(BaseModel):
                 "timing_input_sets": min(self.timing_input_sets, 2),
             }
         )
-
-
-def library_option(text: str) -> list[str] | None:
-    """A ``--library`` value: ``default`` (None: the spec's setting, else every family), ``pure`` (``[]``),
-    or families, comma-separated (``gemm,conv``). ValueError names what is wrong."""
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if names == ["default"]:
-        return None
-    if names == ["pure"]:
-        return []
-    unknown = [n for n in names if n not in LIBRARY_FAMILIES]
-    if unknown or not names:
-        raise ValueError(f"--library {text!r}: give 'default', 'pure', or families among "
-                         f"{', '.join(LIBRARY_FAMILIES)}, comma-separated")
-    return [f for f in LIBRARY_FAMILIES if f in names]
-
-
-def describe_policy(families: Sequence[str]) -> str:
-    """One line for prompts and logs."""
-    if not families:
-        return "pure: every op, GEMMs and convolutions included, must run in the candidate's own kernels"
-    named = {"gemm": "dense GEMM (torch.mm, addmm, bmm, baddbmm, matmul, F.linear)",
-             "conv": "convolution (F.conv1d/2d/3d and their transposes)",
-             "attention": "scaled dot-product attention (F.scaled_dot_product_attention)",
-             "rnn": "recurrent layers (LSTM, GRU)"}
-    return ("a candidate may hand " + "; ".join(named[f] for f in families) + " to torch's vendor libraries, for "
-            "the same work the reference does; every other op must run in its own kernels")
-
-
-def effective_policy(option: Sequence[str] | None, spec_setting: Sequence[str] | None) -> tuple[str, ...]:
-    """The families in force: a run's option over the spec's setting over the default (every family)."""
-    for chosen in (option, spec_setting):
-        if chosen is not None:
-            return tuple(f for f in LIBRARY_FAMILIES if f in chosen)
-    return LIBRARY_FAMILIES
