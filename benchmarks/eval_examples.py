@@ -1,11 +1,11 @@
 """Evaluate every example's seed kernel and report what the evaluator measured and what it cost.
 
 Per example: eager, torch.compile and kernel medians (ms), speedups, the fraction of the
-roofline (bytes / measured copy bandwidth, FLOPs / rated peak), and the evaluation's own
-cost split. The warm evaluation is a second candidate on an already-started judge, with a
-kernel source changed by a comment so that Triton compiles it afresh (the 3 s target
-includes compilation). Then one example is evaluated five more times to show the spread
-of repeated timings: two kernels whose medians differ by less than it are a tie.
+roofline (its floor, read, copy or compute: kernelevo.evaluation.hardware.Ceilings.floor), and
+the evaluation's own cost split. The warm evaluation is a second candidate on an
+already-started judge, with a kernel source changed by a comment so that Triton compiles it
+afresh (the 3 s target includes compilation). Then one example is evaluated five more times to
+show the spread of repeated timings: two kernels whose medians differ by less than it are a tie.
 
     python benchmarks/eval_examples.py [--out benchmarks/results/eval_examples-h200.json]
 """

@@ -96,6 +96,8 @@ def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: Eva
             "roofline_fraction": result.roofline.fraction if result.roofline else None,
             "floor_ms": result.roofline.floor_ms if result.roofline else None,
             "bandwidth_gbs": result.roofline.bandwidth_gbs if result.roofline else None,
+            "read_bandwidth_gbs": result.roofline.read_bandwidth_gbs if result.roofline else None,
+            "floor": result.roofline.floor if result.roofline else None,  # read, copy or compute
             "best_seed_ms": best_seed, "environment": json.loads(result.environment.model_dump_json())
             if result.environment else None,
             "library": result.library.summary() if result.library else None,

@@ -38,10 +38,8 @@ def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel
         console.print(_timings(result))
         if result.roofline and result.roofline.fraction is not None:
             r = result.roofline
-            console.print(
-                f"roofline: floor {r.floor_ms:.4g} ms ({r.bytes_moved / 1e6:.1f} MB, {r.flops / 1e9:.2f} GFLOP, "
-                f"{r.bandwidth_gbs:.0f} GB/s measured), reached {r.fraction:.0%}"
-            )
+            console.print(f"roofline: {r.floor_kind()} floor {r.floor_ms:.4g} ms ({r.terms()}), "
+                          f"reached {r.fraction:.0%}", highlight=False)
         if result.kernel is not None and result.kernel.host_launch_ms is not None:
             console.print(f"host launch: {result.kernel.host_launch_ms * 1e3:.1f} us per call (the GPU was kept "
                           "busy meanwhile: it is not in the times above)", highlight=False)
@@ -162,11 +160,17 @@ def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
     for name, r in rows:
         verdict = Text("correct", style="green") if r.ok else Text(str(r.error), style="red")
         speed = [r.speedup_eager, r.speedup_compile]
-        roof = r.roofline.fraction if r.roofline else None
         table.add_row(name, verdict, _ms(r.kernel) if r.ok else "-",
-                      *("-" if x is None else f"{x:.2f}x" for x in speed), "-" if roof is None else f"{roof:.0%}",
-                      library_share(r))
+                      *("-" if x is None else f"{x:.2f}x" for x in speed), roofline_cell(r), library_share(r))
     return table
+
+
+def roofline_cell(result: EvalResult) -> str:
+    """The fraction of the roofline reached and which floor applies, e.g. ``"98% (read)"``; "-" when unknown."""
+    r = result.roofline
+    if r is None or r.fraction is None:
+        return "-"
+    return f"{r.fraction:.0%} ({r.floor_kind()})"
 
 
 def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:

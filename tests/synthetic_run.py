@@ -17,7 +17,16 @@ from typing import Any
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate, Evaluated
 from kernelevo.records.progress import Progress
-from kernelevo.records.result import Environment, EvalResult, KernelMetadata, MemoryUse, Roofline, Stage, Timing
+from kernelevo.records.result import (
+    Environment,
+    EvalResult,
+    Floor,
+    KernelMetadata,
+    MemoryUse,
+    Roofline,
+    Stage,
+    Timing,
+)
 from kernelevo.search.state import SearchState
 from kernelevo.spec import read_spec
 from kernelevo.storage.database import Database
@@ -43,8 +52,9 @@ def gpu_result(i: int) -> EvalResult:
         message="" if i % 5 else "wrong output: output[0] of variant 'odd' (fresh inputs): 12/4593 elements outside",
         variants_checked=["small", "odd", "default"], timed_variant="default", kernel=timing(ms),
         eager=timing(0.357), compiled=timing(0.357), speedup_eager=0.357 / ms, speedup_compile=0.357 / ms,
-        roofline=Roofline(bytes_moved=1073741824, flops=0, bandwidth_gbs=3012.0, peak_tflops=494.7, floor_ms=0.3565,
-                          fraction=0.3565 / ms),
+        roofline=Roofline(bytes_moved=1073741824, bytes_read=536870912, bytes_written=536870912, flops=0,
+                          bandwidth_gbs=3012.0, read_bandwidth_gbs=3150.0, peak_tflops=494.7, floor_ms=0.3565,
+                          fraction=0.3565 / ms, floor=Floor.COPY),
         kernels=[KernelMetadata(name="gelu_kernel", launches=12, registers=16 + (i * 7) % 240,
                                 spills=0, shared_bytes=((i * 13) % 200) * 1024, num_warps=1 << (i % 6),
                                 num_stages=3)],

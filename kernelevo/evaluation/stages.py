@@ -374,13 +374,14 @@ class _Stages:
         result.speedup_compile = result.compiled.median_ms / kernel.median_ms if result.compiled else None
         if result.library is not None and result.library.library_ms is not None:
             result.library.gpu_share = min(1.0, result.library.library_ms / kernel.median_ms)
-        info = self.judge.info[self.judge.timed_variant]
-        floor = self.judge.ceilings.floor_ms(info.min_bytes, info.flops, self.judge.compute_dtype())
+        info, ceilings = self.judge.info[self.judge.timed_variant], self.judge.ceilings
         dtype = self.judge.compute_dtype()
+        floor_ms, floor = ceilings.floor(info.read_bytes, info.output_bytes, info.flops, dtype) or (None, None)
         result.roofline = Roofline(
-            bytes_moved=info.min_bytes, flops=info.flops, bandwidth_gbs=self.judge.ceilings.bandwidth_gbs,
-            peak_tflops=self.judge.ceilings.peak_tflops.get(dtype), floor_ms=floor,
-            fraction=floor / kernel.median_ms if floor else None,
+            bytes_moved=info.min_bytes, bytes_read=info.read_bytes, bytes_written=info.output_bytes,
+            flops=info.flops, bandwidth_gbs=ceilings.bandwidth_gbs, read_bandwidth_gbs=ceilings.read_bandwidth_gbs,
+            peak_tflops=ceilings.peak_tflops.get(dtype), floor_ms=floor_ms, floor=floor,
+            fraction=floor_ms / kernel.median_ms if floor_ms else None,
         )
 
     def _check_floor(self) -> None:
@@ -391,8 +392,7 @@ class _Stages:
             raise Rejected(
                 ErrorKind.BELOW_PHYSICAL_FLOOR,
                 f"a median of {kernel.median_ms:.4f} ms is below the physical floor of {roofline.floor_ms:.4f} ms "
-                f"({roofline.bytes_moved / 1e9:.3f} GB at {roofline.bandwidth_gbs:.0f} GB/s, "
-                f"{roofline.flops / 1e9:.1f} GFLOP): the time is impossible, so the kernel skipped work or "
-                "the timing was tampered with",
+                f"(the {roofline.floor_kind()} floor: {roofline.terms()}): the time is impossible, so the kernel "
+                "skipped work or the timing was tampered with",
             )
 

@@ -16,6 +16,7 @@ class BestKernel(BaseModel):
     speedup_eager: float | None = None
     speedup_compile: float | None = None
     roofline: float | None = None  # the fraction of its physical floor it reaches
+    roofline_floor: str | None = None  # which floor: "read", "copy" or "compute"
     library: str | None = None  # the library kernels it calls, with their share of its GPU time
 
 

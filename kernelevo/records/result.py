@@ -196,15 +196,50 @@ class CudaBuild(BaseModel):
     error: str | None = None
 
 
+class Floor(StrEnum):
+    """Which bound sets a kernel's floor (:meth:`kernelevo.evaluation.hardware.Ceilings.floor`)."""
+
+    COMPUTE = "compute"  # FLOPs / peak FLOP/s
+    READ = "read"  # a kernel that reads more than it writes: the bytes it reads at the read bandwidth, ...
+    COPY = "copy"  # bytes moved / the copy bandwidth (a kernel that writes as much as it reads, or more)
+
+
 class Roofline(BaseModel):
     """The physical floor of a kernel's time and the fraction of it a kernel reaches."""
 
-    bytes_moved: int
+    bytes_moved: int  # bytes_read + bytes_written
     flops: int
     bandwidth_gbs: float | None  # measured device-to-device copy bandwidth (bytes read + written)
     peak_tflops: float | None
-    floor_ms: float | None
+    floor_ms: float | None  # the floor that applies (``floor``)
     fraction: float | None  # floor_ms / kernel median_ms (1.0 is the roofline)
+    # Results stored before reads and writes were told apart have none of the four below: their
+    # floor was the copy floor (or the compute floor where FLOPs dominated).
+    bytes_read: int | None = None  # inputs and parameters, each read once
+    bytes_written: int | None = None  # outputs, each written once
+    read_bandwidth_gbs: float | None = None  # measured read-only bandwidth (bytes read)
+    floor: Floor | None = None
+
+    def floor_kind(self) -> Floor | None:
+        """The floor that applies; for an older record, the one its numbers show (copy or compute)."""
+        if self.floor is not None or self.floor_ms is None or not self.bandwidth_gbs:
+            return self.floor
+        copy_ms = self.bytes_moved / (self.bandwidth_gbs * 1e6)
+        compute_ms = self.flops / (self.peak_tflops * 1e9) if self.flops and self.peak_tflops else 0.0
+        return Floor.COMPUTE if compute_ms > copy_ms else Floor.COPY
+
+    def terms(self) -> str:
+        """What the floor is made of, e.g. ``"1073.7 MB read, 0.3 MB written; 3012 GB/s copy, 3301 GB/s read; 0.00
+        GFLOP"`` (bytes in MB, bandwidths measured, FLOPs at the rated peak)."""
+        if self.bytes_read is None or self.bytes_written is None:
+            moved = f"{self.bytes_moved / 1e6:.1f} MB moved"
+        else:
+            moved = f"{self.bytes_read / 1e6:.1f} MB read, {self.bytes_written / 1e6:.1f} MB written"
+        rates = [f"{bw:.0f} GB/s {name}" for name, bw in (("copy", self.bandwidth_gbs),
+                                                          ("read", self.read_bandwidth_gbs)) if bw]
+        peak = f" at {self.peak_tflops:.0f} TFLOP/s" if self.flops and self.peak_tflops else ""
+        flops = f"{self.flops / 1e9:.2f} GFLOP{peak}"
+        return "; ".join([moved, ", ".join(rates) or "bandwidth unknown", flops])
 
 
 class Environment(BaseModel):
@@ -314,12 +349,12 @@ class EvalResult(BaseModel):
                           *self.speed_parts()])
 
     def speed_parts(self) -> list[str]:
-        """The speedups and roofline fraction known, e.g. ``["1.20x eager", "82% of roofline"]``."""
+        """The speedups and roofline fraction known, e.g. ``["1.20x eager", "82% of roofline (read)"]``."""
         parts = []
         if self.speedup_eager:
             parts.append(f"{self.speedup_eager:.2f}x eager")
         if self.speedup_compile:
             parts.append(f"{self.speedup_compile:.2f}x torch.compile")
         if self.roofline and self.roofline.fraction:
-            parts.append(f"{self.roofline.fraction:.0%} of roofline")
+            parts.append(f"{self.roofline.fraction:.0%} of roofline ({self.roofline.floor_kind()})")
         return parts

@@ -29,7 +29,8 @@ def _best_line(progress: Progress) -> str:
             continue
         eager = f"{best.speedup_eager:.2f}x eager" if best.speedup_eager else "-"
         comp = f"{best.speedup_compile:.2f}x torch.compile" if best.speedup_compile else "torch.compile: -"
-        roof = f", {best.roofline:.0%} of roofline" if best.roofline else ""
+        floor = f" ({best.roofline_floor})" if best.roofline_floor else ""
+        roof = f", {best.roofline:.0%} of roofline{floor}" if best.roofline else ""
         parts.append(f"{hardware}: #{best.candidate} {eager}, {comp}{roof}{library}")
     return "; ".join(parts) or "no correct kernel yet"
 

@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kernelevo.records.progress import BestKernel, Coverage, Progress
+from kernelevo.records.result import Roofline
 
 if TYPE_CHECKING:
     from kernelevo.search.loop import SearchLoop
+
+
+def _floor_name(roofline: Roofline | None) -> str | None:
+    kind = roofline.floor_kind() if roofline is not None else None
+    return str(kind) if kind is not None else None
 
 
 def snapshot(loop: SearchLoop) -> Progress:
@@ -35,6 +41,7 @@ def snapshot(loop: SearchLoop) -> Progress:
             kernel_ms=result.kernel.median_ms if result.kernel else None,
             speedup_eager=result.speedup_eager, speedup_compile=result.speedup_compile,
             roofline=result.roofline.fraction if result.roofline else None,
+            roofline_floor=_floor_name(result.roofline),
             library=result.library.summary() if result.library and result.library.calls else None,
         )
     coverage = {}

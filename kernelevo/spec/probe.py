@@ -53,6 +53,11 @@ class VariantInfo(BaseModel):
         return sum(t.nbytes for t in self.inputs) + sum(t.nbytes for t in self.outputs) + self.param_bytes
 
     @property
+    def read_bytes(self) -> int:
+        """Bytes a kernel must read at least: every input and parameter once."""
+        return sum(t.nbytes for t in self.inputs) + self.param_bytes
+
+    @property
     def input_bytes(self) -> int:
         return sum(t.nbytes for t in self.inputs)
 

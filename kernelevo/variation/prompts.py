@@ -93,6 +93,7 @@ class HardwareFacts:
     bandwidth_gbs: float | None
     peak_tflops: float | None
     interpreted: bool
+    read_bandwidth_gbs: float | None = None  # a read-only pass's: what a reduction's floor is made of
 
     @classmethod
     def from_result(cls, result: EvalResult | None) -> HardwareFacts:
@@ -106,6 +107,7 @@ class HardwareFacts:
             bandwidth_gbs=roof.bandwidth_gbs if roof else None,
             peak_tflops=roof.peak_tflops if roof else None,
             interpreted=bool(result and result.interpreted),
+            read_bandwidth_gbs=roof.read_bandwidth_gbs if roof else None,
         )
 
     def describe(self, language: str = "triton") -> str:
@@ -124,6 +126,8 @@ class HardwareFacts:
             parts.append(f"{self.l2_bytes / 2**20:.0f} MiB L2")
         if self.bandwidth_gbs:
             parts.append(f"measured copy bandwidth {self.bandwidth_gbs:.0f} GB/s")
+        if self.read_bandwidth_gbs:
+            parts.append(f"measured read bandwidth {self.read_bandwidth_gbs:.0f} GB/s")
         if self.peak_tflops:
             parts.append(f"peak {self.peak_tflops:.0f} TFLOP/s (dense tensor cores)")
         return ", ".join(parts)
@@ -146,7 +150,8 @@ def results_summary(result: EvalResult | None) -> str:
         if result.speedup_compile:
             lines.append(f"{result.speedup_compile:.2f}x the speed of torch.compile")
         if result.roofline and result.roofline.fraction:
-            lines.append(f"{result.roofline.fraction:.0%} of the roofline floor ({result.roofline.floor_ms:.4f} ms)")
+            roof = result.roofline
+            lines.append(f"{roof.fraction:.0%} of the roofline's {roof.floor_kind()} floor ({roof.floor_ms:.4f} ms)")
     for k in result.kernels:
         lines.append(f"kernel {k.name}: {k.registers} registers, {k.spills} spilled, {k.shared_bytes} B shared, "
                      f"{k.num_warps} warps, {k.num_stages} stages")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
 import shutil
@@ -407,6 +408,7 @@ def long_run(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_at_once(long_run: Any,
                                                                                            page: Any) -> None:
+    from playwright.sync_api import expect
     from synthetic_run import gpu_result, snapshot
 
     from kernelevo.records.candidate import Candidate
@@ -449,3 +451,10 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
     record_timing("a new evaluation until the open run page shows it", shown)
     # the scatter follows too, asking only for the evaluations after the last it has
     page.wait_for_selector("canvas.scatter[data-points='10003']", timeout=15_000)
+
+    # a kernel's page names the floor its roofline fraction is of (GELU reads what it writes: a copy's)
+    page.goto(f"{server.url}/#/candidates/{n}")
+    fraction = gpu_result(n).roofline.fraction
+    expect(page.locator("[data-field=roofline]")).to_have_text(f"{math.floor(100 * fraction + 0.5)}% (copy)",
+                                                               timeout=15_000)
+    assert "the copy floor (512.0 MiB read, 512.0 MiB written" in page.inner_text("[data-field=roofline_floor]")

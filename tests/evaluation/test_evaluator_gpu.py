@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.records.result import Floor
 from kernelevo.spec import read_spec
 
 pytestmark = pytest.mark.gpu
@@ -25,6 +26,8 @@ def test_seed_on_the_gpu(examples_dir: Path) -> None:
     roof = result.roofline
     assert roof is not None and roof.bandwidth_gbs and 1000 < roof.bandwidth_gbs < 10_000
     assert roof.fraction is not None and 0.2 < roof.fraction <= 1.0 / 0.8  # never past the floor margin
+    assert roof.floor == Floor.COPY and roof.read_bandwidth_gbs  # GELU reads what it writes: a copy's floor
+    assert (roof.bytes_read, roof.bytes_written) == (8192 * 16384 * 4, 8192 * 16384 * 4)
     (kernel,) = result.kernels
     assert kernel.source == "runtime" and kernel.registers and kernel.num_warps == 4
     assert result.environment is not None and result.environment.compute_capability is not None
@@ -145,3 +148,85 @@ def test_a_library_gemm_with_an_own_epilogue_states_its_share_of_the_gpu_time(ex
     with pure:
         rejected = pure.evaluate(control.read_text())
     assert rejected.error == "library_call", rejected.message
+
+
+ROW_SUM_SPEC = '''"""Row sums of a 16384 x 16384 fp32 matrix: 1 GiB read, 64 KiB written."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.sum(dim=1)
+
+
+rows = 16384
+cols = 16384
+
+
+def get_inputs():
+    return [torch.randn(rows, cols)]
+
+
+def get_init_inputs():
+    return []
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "atol": 1e-2,  # 16384 floats a sum, added in another order than eager's
+    "rtol": 1e-2,
+    "variants": {"small": {"rows": 4, "cols": 1000}, "odd": {"rows": 3, "cols": 1531}},
+}
+'''
+
+ROW_SUM_KERNEL = '''import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum_kernel(x_ptr, out_ptr, cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    base = x_ptr + row.to(tl.int64) * cols
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, cols, BLOCK):
+        offsets = start + tl.arange(0, BLOCK)
+        acc += tl.load(base + offsets, mask=offsets < cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.contiguous()
+        rows, cols = x.shape
+        out = torch.empty(rows, device=x.device, dtype=x.dtype)
+        row_sum_kernel[(rows,)](x, out, cols, BLOCK=2048, num_warps=8)
+        return out
+'''
+
+
+def test_a_reduction_is_held_to_the_read_floor_and_nothing_passes_it() -> None:
+    """A kernel that only reads runs faster than a copy: under the copy floor a reduction reached 108 to 110% of
+    the roofline on an H200. Under the read floor neither the kernel nor eager's nor torch.compile's sum does."""
+    spec = read_spec(ROW_SUM_SPEC, name="row_sum")
+    with Evaluator(spec, EvalOptions(device="cuda")) as evaluator:
+        result = evaluator.evaluate(ROW_SUM_KERNEL)
+    assert result.ok, result.message
+    roof = result.roofline
+    assert roof is not None and roof.floor == Floor.READ and roof.floor_ms is not None
+    assert roof.read_bandwidth_gbs and roof.bandwidth_gbs and roof.read_bandwidth_gbs >= 0.9 * roof.bandwidth_gbs
+    assert (roof.bytes_read, roof.bytes_written) == (16384 * 16384 * 4, 16384 * 4)
+    timed = {name: t.median_ms for name, t in (("kernel", result.kernel), ("eager", result.eager),
+                                               ("torch.compile", result.compiled)) if t is not None}
+    fractions = {name: roof.floor_ms / median for name, median in timed.items()}
+    assert max(fractions.values()) <= 1.05, fractions
+    assert max(fractions.values()) > 0.8, fractions  # the floor is not so low that nothing comes near it

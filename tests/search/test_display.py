@@ -20,3 +20,10 @@ def test_the_best_line_names_its_library_calls_and_their_share() -> None:
                     "(54% of GPU time)")
     best["h100"]["library"] = None  # a kernel all its own
     assert "library" not in dict(summary_rows(progress(best)))["best"]
+
+
+def test_the_best_line_says_which_floor_its_roofline_fraction_is_of() -> None:
+    best = {"h200": {"candidate": 3, "objective": 0.1, "interpreted": False, "speedup_eager": 1.1,
+                     "speedup_compile": 1.03, "roofline": 0.98, "roofline_floor": "read"}}
+    line = dict(summary_rows(progress(best)))["best"]
+    assert line == "h200: #3 1.10x eager, 1.03x torch.compile, 98% of roofline (read)"

@@ -48,6 +48,14 @@ export function libraryPanel(library, interpreted) {
         el("td", {}, c.family || "–"), el("td", {}, c.signature || "–"), el("td", { class: "num" }, num(c.count ?? 1))))))));
 }
 
+// The floor that applies: "read" (a kernel that reads more than it writes, at the read bandwidth), "copy"
+// or "compute". Records from before reads and writes were told apart name none and count bytes moved only.
+function floorText(roof) {
+  const moved = roof.bytes_read === null || roof.bytes_read === undefined ? `${bytes(roof.bytes_moved)} moved`
+    : `${bytes(roof.bytes_read)} read, ${bytes(roof.bytes_written)} written`;
+  return `${ms(roof.floor_ms)}${roof.floor ? `, the ${roof.floor} floor` : ""} (${moved}, ${num(roof.flops)} FLOPs)`;
+}
+
 // e: one of the candidate's evaluations; listed: the same evaluation as the run's list has it (its number in
 // the run, its library calls), or undefined
 function evaluation(e, listed) {
@@ -59,9 +67,9 @@ function evaluation(e, listed) {
     : [["Speedup over eager", speed(r.speedup_eager), "speedup_eager"],
       ["Speedup over torch.compile", r.compile_baseline_error ? `– (${r.compile_baseline_error})`
         : speed(r.speedup_compile), "speedup_compile"],
-      ["Roofline fraction", pct(r.roofline?.fraction), "roofline"],
-      ["Roofline floor", r.roofline ? `${ms(r.roofline.floor_ms)} (${bytes(r.roofline.bytes_moved)} moved, ` +
-        `${num(r.roofline.flops)} FLOPs)` : null]];
+      ["Roofline fraction", r.roofline?.fraction === null || r.roofline?.fraction === undefined ? null
+        : `${pct(r.roofline.fraction)}${r.roofline.floor ? ` (${r.roofline.floor})` : ""}`, "roofline"],
+      ["Roofline floor", r.roofline ? floorText(r.roofline) : null, "roofline_floor"]];
   return el("section", { class: "panel evaluation", dataset: { hardware: e.hardware } },
     el("h3", {}, `On ${e.hardware} `, verdict, interpreted ? el("span", { class: "cpu" }, " CPU run") : null,
       listed ? el("span", { class: "muted small" }, ` evaluation #${num(listed.number)} of the run`) : null),
