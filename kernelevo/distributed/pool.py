@@ -103,10 +103,11 @@ class Rejoins:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()  # held: not garbage-collected while waiting
 
-    def add(self, free: asyncio.Queue[Any], actor: Any) -> None:
-        self._tasks.add(asyncio.create_task(self._rejoin(free, actor)))
+    def add(self, free: asyncio.Queue[Any], actor: Any, slot: Any = None) -> None:
+        """Put ``slot`` (default: the actor itself) back in ``free`` once ``actor`` answers again."""
+        self._tasks.add(asyncio.create_task(self._rejoin(free, actor, actor if slot is None else slot)))
 
-    async def _rejoin(self, free: asyncio.Queue[Any], actor: Any) -> None:
+    async def _rejoin(self, free: asyncio.Queue[Any], actor: Any, slot: Any) -> None:
         from ray.exceptions import RayActorError
 
         try:
@@ -116,7 +117,7 @@ class Rejoins:
                     break
                 except RayActorError:  # still restarting, or gone for good (then its next call says so)
                     await asyncio.sleep(REJOIN_WAIT_S)
-            free.put_nowait(actor)
+            free.put_nowait(slot)
         finally:
             self._tasks.discard(asyncio.current_task())
 

@@ -63,3 +63,28 @@ class TakesTwo(SimulatedEvaluatorActor):
                 self._running -= 1
         result.message = f"overlap {self._most}"
         return result
+
+
+class Quick(SimulatedEvaluatorActor):
+    """Answers after 0.1 s: the shared pool's fair-share tests."""
+
+    delay_s = 0.1
+
+
+class CountsPrepares(SimulatedEvaluatorActor):
+    """Counts the judges it was asked to prepare and reports the count in each result's message."""
+
+    delay_s = 0.05
+
+    def __init__(self, options):  # type: ignore[no-untyped-def]
+        super().__init__(options)
+        self.prepared: list[str] = []
+
+    def prepare(self, spec, options=None):  # type: ignore[no-untyped-def]
+        self.prepared.append(spec.sha256)
+        return super().prepare(spec, options)
+
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
+        result = super().evaluate(spec, source, race, options)
+        result.message = f"prepares {len(self.prepared)}"
+        return result
