@@ -11,10 +11,13 @@ from faulty_actors import CountsPrepares, DiesOnMarker, Quick
 
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.shared_client import SharedEvaluatorPool, find_pool, read_snapshot, stop_shared_pool
+from kernelevo.driver import make_pool, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import ErrorKind
+from kernelevo.search.config import Budget, RunConfig
 from kernelevo.spec import read_spec
+from kernelevo.storage.recorder import load_run
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = EvalOptions(device="cpu", static_checks=False)
@@ -163,3 +166,25 @@ def test_a_second_run_of_a_spec_reuses_its_warm_judge(fresh_pool, gelu) -> None:
     assert (first, second) == ("prepares 1", "prepares 1")  # the second run paid no judge start
     assert third == "prepares 2"  # other evaluation options: a judge of their own
     assert len(snapshot.judges) == 2 and all(j.prepared and not j.runs for j in snapshot.judges)
+
+
+def test_a_run_set_to_the_shared_pool_gets_one(local_ray: ClusterInfo, gelu) -> None:
+    pool = make_pool(gelu, RunConfig(pool="shared", weight=2.5, workers=2), run_id=42)
+    assert isinstance(pool, SharedEvaluatorPool)
+    assert (pool.run_id, pool.weight, pool.actors) == ("42", 2.5, 2)
+    assert pool.options.descriptors  # the evaluators measure the archive's descriptors, as a run's own do
+
+
+def test_two_searches_on_the_shared_pool(fresh_pool, gelu, tmp_path: Path, db) -> None:
+    config = RunConfig(pool="shared", budget=Budget(evaluations=8), evaluation=OPTIONS)
+
+    async def both():
+        pools = [shared(gelu, f"search-{i}", weight=w) for i, w in enumerate((1.0, 2.0))]
+        return await asyncio.gather(*(start_search(db, gelu, config, out=tmp_path / f"run{i}", pool=p)
+                                      for i, p in enumerate(pools)))
+
+    outcomes = asyncio.run(both())
+    for outcome in outcomes:
+        evaluations = [e for e, _ in load_run(db, outcome.run_id).evaluations]
+        assert len(evaluations) == 8 and {e.hardware for e in evaluations} == {"simulated"}
+    assert read_snapshot().runs == []  # each run left the pool when it ended
