@@ -188,3 +188,32 @@ def test_two_searches_on_the_shared_pool(fresh_pool, gelu, tmp_path: Path, db) -
         evaluations = [e for e, _ in load_run(db, outcome.run_id).evaluations]
         assert len(evaluations) == 8 and {e.hardware for e in evaluations} == {"simulated"}
     assert read_snapshot().runs == []  # each run left the pool when it ended
+
+
+def test_the_api_shows_the_pool(fresh_pool, gelu, db) -> None:
+    from fastapi.testclient import TestClient
+
+    from kernelevo.api.app import create_app
+    from kernelevo.settings import Settings
+
+    a, b = shared(gelu, "7", weight=3.0), shared(gelu, "8")
+    client = TestClient(create_app(db, Settings(), launch_runs=False), base_url="http://127.0.0.1")
+
+    async def work():
+        await a.start()
+        await b.start()
+        begin = time.monotonic()
+        busy = asyncio.gather(keep_busy(a, begin + 1.5), keep_busy(b, begin + 1.5))
+        await asyncio.sleep(1.0)
+        during = await asyncio.to_thread(client.get, "/api/pool")  # the route blocks on Ray: not on this loop
+        await busy
+        await asyncio.gather(a.close(), b.close())
+        return during.json(), (await asyncio.to_thread(client.get, "/api/pool")).json()
+
+    during, after = asyncio.run(work())
+    assert during["exists"] and during["name"] == "kernelevo-evaluator-pool" and len(during["actors"]) == 2
+    runs = {r["run_id"]: r for r in during["runs"]}
+    assert runs["7"]["weight"] == 3.0 and runs["7"]["spec"] == gelu.name
+    assert runs["7"]["queued"] + runs["8"]["queued"] == during["queued"] > 0  # four in flight each, two slots
+    assert {r for actor in during["actors"] for r in actor["serving"]} <= {"7", "8"}
+    assert after["exists"] and after["runs"] == [] and after["judges"][0]["spec"] == gelu.name
