@@ -98,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--targets", default=None, help="accelerator types to evaluate on, e.g. H100,H200 "
                      "(default: any GPU); each gets its own archive and baselines")
     run.add_argument("--no-ray", action="store_true", help="evaluate in this process instead of on Ray actors")
+    run.add_argument("--pool", choices=("per-run", "shared"), default=None,
+                     help="per-run (default): this run's own evaluator actors; shared: the Ray cluster's one pool, "
+                          "shared with every other run by weighted fair share (attach with RAY_ADDRESS)")
+    run.add_argument("--weight", type=float, default=None,
+                     help="the run's share of a shared pool, relative to the other runs' (default 1)")
     run.add_argument("--in-flight", type=int, default=None, help="candidates being made or evaluated at once")
     run.add_argument("--descriptors", default=None, help="levels (default), metadata, or names: memory,warps")
     run.add_argument("--islands", type=int, default=None)

@@ -22,7 +22,7 @@ RUN_FLAGS = {
     "workers": "--workers", "in_flight": "--in-flight", "islands": "--islands", "seed": "--seed",
     "seed_from": "--seed-from", "descriptors": "--descriptors", "targets": "--targets", "budget": "--budget",
     "evaluation.device": "--device", "ray": "--no-ray", "offline_fallback": "--offline-fallback",
-    "models": "--model", "llm": "--model",
+    "models": "--model", "llm": "--model", "pool": "--pool", "weight": "--weight",
 }
 # Settings read from the environment (kernelevo.settings.Settings) are named by their variable
 SETTINGS_TITLE = "Settings"

@@ -95,13 +95,18 @@ def make_llm(config: RunConfig) -> ModelPool | None:
     return ModelPool(models, rng=random.Random(config.seed))
 
 
-def make_pool(spec: Spec, config: RunConfig) -> EvaluatorPool:
-    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray), or evaluators in this process.
+def make_pool(spec: Spec, config: RunConfig, *, run_id: int | None = None) -> EvaluatorPool:
+    """Ray actors (attached to ``RAY_ADDRESS`` or a local Ray: the run's own, or the cluster's shared pool
+    under the name ``run_id``), or evaluators in this process.
 
     The evaluators measure the archive's descriptors of each correct kernel, so the driver's
     time per result does not grow with parsing sources (benchmarks/driver_ceiling.py)."""
     names = [d.name for d in descriptor_set(config.descriptors)]
     config = config.model_copy(update={"evaluation": config.evaluation.model_copy(update={"descriptors": names})})
+    if config.ray and config.pool == "shared":
+        from kernelevo.distributed import shared_pool
+
+        return shared_pool(spec, config, run_id=run_id)
     if config.ray:
         from kernelevo.distributed import ray_pool
 
@@ -158,7 +163,7 @@ async def run_search(
         stored = load_run(db, run_id)
         state = replay(stored, descriptors=descriptor_set(config.descriptors), tie_tolerance=config.tie_tolerance,
                        operators=list(operators))
-        pool = pool or make_pool(spec, config)
+        pool = pool or make_pool(spec, config, run_id=run_id)
         try:
             await pool.start()
             pool_started = True

@@ -140,7 +140,7 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
         updates["offline_fallback"] = True
     if args.budget is not None:  # an empty --budget is a mistake, not the default
         updates["budget"] = Budget.parse(args.budget).model_dump()
-    for flag in ("workers", "in_flight", "descriptors", "islands", "seed", "seed_from"):
+    for flag in ("workers", "in_flight", "descriptors", "islands", "seed", "seed_from", "pool", "weight"):
         if getattr(args, flag) is not None:
             updates[flag] = getattr(args, flag)
     if args.targets:
@@ -184,6 +184,8 @@ def settings_lines(config: RunConfig) -> list[str]:
     library = config.evaluation.library
     lines.append("library: " + ("the spec's policy (default: gemm, conv, attention, rnn)" if library is None
                                 else ", ".join(library) or "pure (no library calls)"))
+    if config.ray and config.pool == "shared":
+        lines.append(f"evaluators: the Ray cluster's shared pool, weight {config.weight:g}")
     if not config.llm_models():
         lines.append("model: none (the template operator only)")
     elif config.offline_fallback:

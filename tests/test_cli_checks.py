@@ -61,3 +61,16 @@ def test_devices() -> None:
     assert device_problem("gpu") == "--device gpu: use auto, cpu, cuda or cuda:N"
     assert device_problem("cuda:x") == "--device cuda:x: use auto, cpu, cuda or cuda:N"
     assert device_problem("cuda", remote_gpus=True) is None  # a Ray cluster's GPUs are not seen from here
+
+
+def test_the_pool_flags_reach_the_run_config() -> None:
+    from kernelevo.cli import _parser
+    from kernelevo.run_cli import _new_config
+
+    config = _new_config(_parser().parse_args(["run", "spec.py", "--pool", "shared", "--weight", "3"]))
+    assert (config.pool, config.weight) == ("shared", 3.0)
+    assert (RunConfig().pool, RunConfig().weight) == ("per-run", 1.0)
+    assert message({"weight": 0}) == "--weight 0: input should be greater than 0"
+    assert message({"pool": "shared", "ray": False}, where="") == \
+        "RunConfig: pool 'shared' is a pool of Ray actors: it needs ray (drop --no-ray, or use pool 'per-run')"
+    assert "targets need pool 'per-run'" in message({"pool": "shared", "targets": ["H100"]}, where="")

@@ -35,7 +35,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 import kernelevo
 from kernelevo.api.cache import ResponseCache
 from kernelevo.api.launcher import RunLauncher
-from kernelevo.api.routes import candidates, compare, evaluations, exports, meta, prompts, runs, specs
+from kernelevo.api.routes import candidates, compare, evaluations, exports, meta, pool, prompts, runs, specs
 from kernelevo.api.schemas import Problem
 from kernelevo.api.security import DOCS_CSP, SecurityHeaders, allowed_hosts
 from kernelevo.dashboard import mount_dashboard
@@ -78,7 +78,8 @@ def create_app(db: Database, settings: Settings | None = None, *, launch_runs: b
     app.state.db, app.state.settings, app.state.launcher = db, settings, launcher
     app.state.archives = ResponseCache()  # encoded archives by run and version (kernelevo.api.cache)
     app.state.gpus = visible_gpus()  # what runs started here can use (a Ray cluster's nodes decide for themselves)
-    for router in (specs.router, runs.router, candidates.router, candidates.by_number, prompts.router, meta.router):
+    for router in (specs.router, runs.router, candidates.router, candidates.by_number, prompts.router, meta.router,
+                   pool.router):
         app.include_router(router)
     for router in (evaluations.router, exports.router, compare.router):  # the dashboard's read-only views
         app.include_router(router)

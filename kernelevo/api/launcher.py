@@ -8,6 +8,12 @@ on a real cluster; ``KERNELEVO_RUN_COMMAND=kernelevo`` where they have it instal
 driver takes the run's lease and sets its status itself; a driver that dies before it could
 (a crash at start, a job that failed) has its run marked failed with the end of its log. The
 drivers outlive this server: a run goes on while the API restarts.
+
+A run whose settings choose the shared evaluator pool (``pool = "shared"``) takes no slot when
+its drivers attach to a Ray cluster (``KERNELEVO_RAY_ADDRESS``, or ``RAY_ADDRESS`` inherited by
+the local drivers): it starts at once, and the cluster's one pool shares the GPUs among such
+runs by their weights. Without a cluster each driver starts a Ray of its own, so it waits for a
+slot like any run.
 """
 
 from __future__ import annotations
@@ -70,9 +76,19 @@ class RunLauncher:
             queued = list(session.scalars(select(RunRow).where(RunRow.status == RunStatus.QUEUED.value)
                                           .order_by(RunRow.id)))
         starting = [r for r in queued if r.id in self.launched]
-        free = self.slots - len({r.id for r in active} | {r.id for r in starting})
-        for row in [r for r in queued if r.id not in self.launched][:max(0, free)]:
+        holding = {r.id for r in active if self._takes_slot(r)} | {r.id for r in starting if self._takes_slot(r)}
+        free = self.slots - len(holding)
+        waiting = [r for r in queued if r.id not in self.launched]
+        for row in [r for r in waiting if not self._takes_slot(r)]:  # the shared pool takes them all
             self._launch(row.id)
+        for row in [r for r in waiting if self._takes_slot(r)][:max(0, free)]:
+            self._launch(row.id)
+
+    def _takes_slot(self, row: RunRow) -> bool:
+        """Whether the run needs a slot of its own: every run, but one on a Ray cluster's shared pool."""
+        config = row.config or {}
+        on_cluster = bool(self.settings.ray_address or os.environ.get("RAY_ADDRESS"))
+        return not (on_cluster and config.get("ray", True) and config.get("pool") == "shared")
 
     def _launch(self, run_id: int) -> None:
         env = {**os.environ, "KERNELEVO_DATABASE_URL": self.db.engine.url.render_as_string(hide_password=False)}

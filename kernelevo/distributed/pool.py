@@ -54,6 +54,78 @@ class Target:
         return self.hardware or (self.name.lower() if self.name != ANY else "gpu")
 
 
+def start_actors(actor_class: type, options: EvalOptions, *, count: int, target: str = ANY,
+                 max_restarts: int = 3) -> list[Any]:
+    """``count`` evaluator actors, one GPU each, on nodes with the ``target`` accelerator type (``any``: any GPU)."""
+    import ray
+
+    resources = {} if target == ANY else {ACCELERATOR_PREFIX + target: 0.001}
+    remote: Any = ray.remote(actor_class)
+    # num_cpus=0: the actor only waits on its judge and candidate processes; the GPU is what
+    # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
+    # max_concurrency: the most candidates an evaluator on a GPU may take at once. Each actor says
+    # in ready() how many it takes, sized from its own host's cores (fewer without a GPU).
+    remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=max_restarts,
+                            max_task_retries=0, max_concurrency=1 + options.most_ahead())
+    return [remote.remote(options) for _ in range(count)]
+
+
+def stopped_result(message: str = "the evaluator was stopped") -> EvalResult:
+    return EvalResult(stage=Stage.COMPILE, error=ErrorKind.EVALUATOR_ERROR, message=message)
+
+
+@dataclass
+class Deaths:
+    """What happens to a candidate whose evaluator actor died under it: evaluated once more, then crashed."""
+
+    requeued: int = 0  # evaluations run again after an actor died
+    crashed: int = 0  # candidates whose second evaluation died too
+
+    def died(self, attempt: int, exc: Exception, what: str) -> EvalResult | None:
+        """None: evaluate it again (``attempt`` was not the last); else the result to record for it."""
+        if attempt < MAX_ATTEMPTS:
+            self.requeued += 1
+            log.warning("evaluator actor died evaluating %s (%s); evaluating it again", what, type(exc).__name__)
+            return None
+        self.crashed += 1
+        return EvalResult(
+            stage=Stage.CORRECTNESS, error=ErrorKind.CRASHED,
+            message=f"the evaluator worker died twice while evaluating this candidate ({type(exc).__name__})",
+        )
+
+
+class Rejoins:
+    """Slots of dead actors, each put back in its free queue once Ray has the actor running again.
+
+    (The retry must go to an actor that is up: a call sent in the moment before Ray marks the actor as
+    restarting fails too; a retry found the dead actor so, now and then, and crashed.)"""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()  # held: not garbage-collected while waiting
+
+    def add(self, free: asyncio.Queue[Any], actor: Any, slot: Any = None) -> None:
+        """Put ``slot`` (default: the actor itself) back in ``free`` once ``actor`` answers again."""
+        self._tasks.add(asyncio.create_task(self._rejoin(free, actor, actor if slot is None else slot)))
+
+    async def _rejoin(self, free: asyncio.Queue[Any], actor: Any, slot: Any) -> None:
+        from ray.exceptions import RayActorError
+
+        try:
+            for _ in range(REJOIN_TRIES):
+                try:
+                    await actor.ready.remote()
+                    break
+                except RayActorError:  # still restarting, or gone for good (then its next call says so)
+                    await asyncio.sleep(REJOIN_WAIT_S)
+            free.put_nowait(slot)
+        finally:
+            self._tasks.discard(asyncio.current_task())
+
+    def cancel(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
 class RayEvaluatorPool:
     """Implements :class:`kernelevo.search.pool.EvaluatorPool` on Ray actors."""
 
@@ -65,12 +137,19 @@ class RayEvaluatorPool:
         self.actors_per_target = actors_per_target
         self.actor_class = actor_class
         self.max_restarts = max_restarts
-        self.requeued = 0  # evaluations run again after an actor died
-        self.crashed = 0  # candidates whose second evaluation died too
+        self.deaths = Deaths()
+        self.rejoins = Rejoins()
         self._aborted = False  # abort(): the actors were killed on purpose
-        self._rejoining: set[asyncio.Task[None]] = set()  # dead actors' slots waiting to rejoin (held: not GC'd)
         self.workers = 0
         self.capacity = 0  # candidates the actors of the smallest target take at once
+
+    @property
+    def requeued(self) -> int:
+        return self.deaths.requeued
+
+    @property
+    def crashed(self) -> int:
+        return self.deaths.crashed
 
     def _gpus_for(self, target: Target) -> int:
         if target.name == ANY:
@@ -78,8 +157,6 @@ class RayEvaluatorPool:
         return self.cluster.accelerators.get(target.name, 0)
 
     async def start(self) -> None:
-        import ray
-
         for target in self.targets:
             available = self._gpus_for(target)
             if available == 0:
@@ -89,17 +166,10 @@ class RayEvaluatorPool:
                     f"the cluster has {self.cluster.gpus} GPU(s), accelerator types: {offered}"
                 )
             count = min(self.actors_per_target or available, available)
-            resources = {} if target.name == ANY else {ACCELERATOR_PREFIX + target.name: 0.001}
-            remote: Any = ray.remote(self.actor_class)
-            # num_cpus=0: the actor only waits on its judge and candidate processes; the GPU is what
-            # it holds. (With Ray's default of one CPU each, a 2-core node would host only 2 actors.)
-            # max_concurrency: the most candidates an evaluator on a GPU may take at once. Each actor says
-            # in ready() how many it takes, sized from its own host's cores (fewer without a GPU).
-            remote = remote.options(num_gpus=1, num_cpus=0, resources=resources, max_restarts=self.max_restarts,
-                                    max_task_retries=0, max_concurrency=1 + self.options.most_ahead())
             # the driver runs the static checks (see evaluate): the actors need not run them again
             actor_options = self.options.model_copy(update={"static_checks": False})
-            target.actors = [remote.remote(actor_options) for _ in range(count)]
+            target.actors = start_actors(self.actor_class, actor_options, count=count, target=target.name,
+                                         max_restarts=self.max_restarts)
             places = await asyncio.gather(*(actor.ready.remote() for actor in target.actors))
             # each actor's judge starts now (references, baselines), not in the run's first evaluation
             problems = await asyncio.gather(*(actor.prepare.remote(self.spec) for actor in target.actors))
@@ -129,42 +199,17 @@ class RayEvaluatorPool:
                 result: EvalResult = await actor.evaluate.remote(self.spec, candidate.source, race)
             except RayActorError as exc:
                 if self._aborted:  # killed by abort(): nothing to retry, nothing to tell
-                    return target.label, EvalResult(stage=Stage.COMPILE, error=ErrorKind.EVALUATOR_ERROR,
-                                                    message="the evaluator was stopped")
-                # Ray restarts the actor; it rejoins the free queue once it answers again, so the retry
-                # goes to an actor that is up (a call sent in the moment before Ray marks the actor as
-                # restarting fails too: the retry found the dead actor so, now and then, and crashed)
-                self._rejoining.add(asyncio.create_task(self._rejoin(target, actor)))
-                if attempt < MAX_ATTEMPTS:
-                    self.requeued += 1
-                    log.warning("evaluator actor died evaluating candidate %d (%s); evaluating it again",
-                                candidate.id, type(exc).__name__)
+                    return target.label, stopped_result()
+                self.rejoins.add(target.free, actor)
+                crashed = self.deaths.died(attempt, exc, f"candidate {candidate.id}")
+                if crashed is None:
                     continue
-                self.crashed += 1
-                return target.label, EvalResult(
-                    stage=Stage.CORRECTNESS, error=ErrorKind.CRASHED,
-                    message=f"the evaluator worker died twice while evaluating this candidate ({type(exc).__name__})",
-                )
+                return target.label, crashed
             target.free.put_nowait(actor)
             if result.environment is not None:
                 target.hardware = result.environment.hardware
             return target.label, result
         raise AssertionError("unreachable")
-
-    async def _rejoin(self, target: Target, actor: Any) -> None:
-        """Put a slot of a dead actor back in the free queue once Ray has it running again."""
-        from ray.exceptions import RayActorError
-
-        try:
-            for _ in range(REJOIN_TRIES):
-                try:
-                    await actor.ready.remote()
-                    break
-                except RayActorError:  # still restarting, or gone for good (then its next call says so)
-                    await asyncio.sleep(REJOIN_WAIT_S)
-            target.free.put_nowait(actor)
-        finally:
-            self._rejoining.discard(asyncio.current_task())
 
     def abort(self) -> None:
         """Kill every actor now (a search stopped at once): Ray restarts none of them."""
@@ -179,8 +224,7 @@ class RayEvaluatorPool:
     async def close(self) -> None:
         import ray
 
-        for task in list(self._rejoining):
-            task.cancel()
+        self.rejoins.cancel()
         for target in self.targets:
             for actor in target.actors:
                 try:

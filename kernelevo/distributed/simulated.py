@@ -33,15 +33,20 @@ class SimulatedEvaluatorActor:
     def ready(self) -> dict[str, str]:
         return {"pid": str(os.getpid()), "simulated": f"{self.delay_s} s per evaluation"}
 
-    def prepare(self, spec: Spec) -> str | None:
+    def prepare(self, spec: Spec, options: EvalOptions | None = None) -> str | None:
         return None
 
-    def evaluate(self, spec: Spec, source: str, race: Race | None = None) -> EvalResult:
+    def evaluate(self, spec: Spec, source: str, race: Race | None = None,
+                 options: EvalOptions | None = None) -> EvalResult:
         time.sleep(self.delay_s)
         result = simulated_result(source, self.delay_s)
-        if self.options.descriptors:  # as a real evaluator does: measured here, not in the driver
-            result.measures = measure(self.options.descriptors, source, result)
+        descriptors = (options or self.options).descriptors
+        if descriptors:  # as a real evaluator does: measured here, not in the driver
+            result.measures = measure(descriptors, source, result)
         return result
+
+    def release(self, spec: Spec, options: EvalOptions | None = None) -> None:
+        pass
 
     def close(self) -> None:
         pass

@@ -98,6 +98,10 @@ class RunConfig(BaseModel):
     workers: int | None = Field(default=None, ge=1)  # evaluators per target (default: one per GPU; 1 without GPUs)
     ray: bool = True  # evaluate on Ray actors (RAY_ADDRESS, or a local instance); False: in this process
     targets: list[str] | None = None  # accelerator types to evaluate on (e.g. ["H100", "H200"]); None: any GPU
+    # On Ray: "per-run" starts this run's own evaluator actors; "shared" sends its candidates to the cluster's
+    # one shared pool (kernelevo.distributed.shared_pool), which serves every run by weighted fair share
+    pool: Literal["per-run", "shared"] = "per-run"
+    weight: float = Field(default=1.0, gt=0, allow_inf_nan=False)  # the run's share of a shared pool, relative
     descriptors: str = "levels"  # "levels", "metadata" or a comma-separated list of names
     # Relative time difference below which two kernels tie (the larger of this and the two timings'
     # relative IQRs). The same 79 candidates judged again in another run on an H200 kept their medians
@@ -123,6 +127,11 @@ class RunConfig(BaseModel):
     def _some_selection(self) -> RunConfig:
         if self.exploitation + self.exploration + self.random_pick <= 0:
             raise ValueError("exploitation, exploration and random_pick cannot all be 0")
+        if self.pool == "shared" and not self.ray:
+            raise ValueError("pool 'shared' is a pool of Ray actors: it needs ray (drop --no-ray, or use pool "
+                             "'per-run')")
+        if self.pool == "shared" and self.targets:
+            raise ValueError("the shared pool evaluates on any GPU of the cluster: targets need pool 'per-run'")
         return self
 
     def llm_models(self) -> list[LLMConfig]:

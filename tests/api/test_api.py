@@ -132,3 +132,12 @@ def test_two_runs_on_one_slot_wait_in_a_visible_queue_and_both_finish(server: Se
             assert wait_for(client, run["id"], {"finished"})["evaluations"] == 3
         listed = client.get("/api/runs", params={"status": "finished", "limit": 1}).json()
         assert listed["limit"] == 1 and len(listed["items"]) == 1 and listed["total"] >= 2
+
+
+def test_the_pool_without_a_ray_cluster_is_an_empty_snapshot(quiet_server: Server) -> None:
+    with quiet_server.client() as client:
+        answer = client.get("/api/pool")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["exists"] is False and body["runs"] == [] and body["actors"] == []
+    assert "RAY_ADDRESS" in body["note"]

@@ -13,10 +13,10 @@ class DiesOnMarker(SimulatedEvaluatorActor):
 
     delay_s = 0.2
 
-    def evaluate(self, spec, source, race=None):  # type: ignore[no-untyped-def]
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
         if "KILL-THE-WORKER" in source:
             os._exit(1)
-        return super().evaluate(spec, source, race)
+        return super().evaluate(spec, source, race, options)
 
 
 class DiesOnce(SimulatedEvaluatorActor):
@@ -28,13 +28,13 @@ class DiesOnce(SimulatedEvaluatorActor):
 
     delay_s = 0.3
 
-    def evaluate(self, spec, source, race=None):  # type: ignore[no-untyped-def]
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
         marked = [line.split(":", 1)[1].strip() for line in source.splitlines() if line.startswith("# flag:")]
         flag = Path(marked[0]) if marked else Path("/nonexistent/flag")
         if "# id 3" in source and not flag.exists():
             flag.write_text("died")
             os._exit(1)
-        return super().evaluate(spec, source, race)
+        return super().evaluate(spec, source, race, options)
 
 
 class TakesTwo(SimulatedEvaluatorActor):
@@ -52,14 +52,39 @@ class TakesTwo(SimulatedEvaluatorActor):
     def ready(self):  # type: ignore[no-untyped-def]
         return {**super().ready(), "slots": "2"}
 
-    def evaluate(self, spec, source, race=None):  # type: ignore[no-untyped-def]
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
         with self._lock:
             self._running += 1
             self._most = max(self._most, self._running)
         try:
-            result = super().evaluate(spec, source, race)
+            result = super().evaluate(spec, source, race, options)
         finally:
             with self._lock:
                 self._running -= 1
         result.message = f"overlap {self._most}"
+        return result
+
+
+class Quick(SimulatedEvaluatorActor):
+    """Answers after 0.1 s: the shared pool's fair-share tests."""
+
+    delay_s = 0.1
+
+
+class CountsPrepares(SimulatedEvaluatorActor):
+    """Counts the judges it was asked to prepare and reports the count in each result's message."""
+
+    delay_s = 0.05
+
+    def __init__(self, options):  # type: ignore[no-untyped-def]
+        super().__init__(options)
+        self.prepared: list[str] = []
+
+    def prepare(self, spec, options=None):  # type: ignore[no-untyped-def]
+        self.prepared.append(spec.sha256)
+        return super().prepare(spec, options)
+
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
+        result = super().evaluate(spec, source, race, options)
+        result.message = f"prepares {len(self.prepared)}"
         return result
