@@ -20,7 +20,7 @@ from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.pool import stopped_result
 from kernelevo.distributed.shared_pool import POOL_NAME, POOL_NAMESPACE, SharedPoolActor
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.evaluator import static_rejection
+from kernelevo.evaluation.static_gate import static_rejection
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.pool import PoolSnapshot
 from kernelevo.search.pool import Races

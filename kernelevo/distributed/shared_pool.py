@@ -37,8 +37,8 @@ from kernelevo.distributed.actors import EvaluatorActor, options_key
 from kernelevo.distributed.fair_share import WINDOW_S, FairQueue, Ticket
 from kernelevo.distributed.pool import Deaths, Rejoins, start_actors, stopped_result
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.racing import Race
 from kernelevo.records.pool import PoolActor, PoolJudge, PoolRun, PoolSnapshot
+from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, Stage
 from kernelevo.spec import Spec
 

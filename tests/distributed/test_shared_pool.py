@@ -15,7 +15,7 @@ from kernelevo.driver import make_pool, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.result import ErrorKind
-from kernelevo.search.config import Budget, RunConfig
+from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.storage.recorder import load_run
 
