@@ -13,21 +13,16 @@ gain beyond the noise credits the operator that made it (``AddStatus.credited``)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from ribs.archives import GridArchive
 
 from kernelevo.archive.descriptors import Descriptor
-from kernelevo.records.elite import AddStatus, Elite
+from kernelevo.records.cell import cell_index
+from kernelevo.records.elite import AddOutcome, AddStatus, Elite
 from kernelevo.records.race import Race
 
-
-@dataclass(frozen=True)
-class AddOutcome:
-    status: AddStatus
-    cell: int
-    previous: Elite | None
+__all__ = ["AddOutcome", "ElitesArchive"]
 
 
 class ElitesArchive:
@@ -50,6 +45,11 @@ class ElitesArchive:
             extra_fields={"candidate_id": ((), np.int64), "rel_iqr": ((), np.float64)},
             seed=seed,
         )
+        self._dims = tuple(d.cells for d in descriptors)
+        self._ranges = tuple((float(d.low), float(d.high)) for d in descriptors)
+        # cell -> its elite, kept as pyribs inserts them: the incumbent an add compares against, found by
+        # the cell computed once (cell_index) instead of pyribs' retrieve placing the measures again
+        self._by_cell: dict[int, Elite] = {}
         self._elites: list[Elite] | None = None  # elites() since the last change
         self._race: Race | None = None  # race() since the last change
 
@@ -69,16 +69,19 @@ class ElitesArchive:
         return float(self.grid.stats.qd_score)
 
     def cell_of(self, measures: tuple[float, ...]) -> int:
-        return int(self.grid.index_of_single(np.asarray(measures, dtype=np.float64)))
+        """The cell of ``measures`` (:func:`~kernelevo.records.cell.cell_index`)."""
+        if len(measures) != len(self._dims) or not all(math.isfinite(m) for m in measures):
+            raise ValueError(f"an archive cell needs {len(self._dims)} finite measures (one per descriptor: "
+                             f"{', '.join(d.name for d in self.descriptors)}), got {measures}")
+        return cell_index(measures, dims=self._dims, ranges=self._ranges)
 
     def elite_at(self, measures: tuple[float, ...]) -> Elite | None:
-        occupied, data = self.grid.retrieve_single(np.asarray(measures, dtype=np.float64))
-        return _elite(data) if occupied else None
+        return self._by_cell.get(self.cell_of(measures))
 
     def add(self, candidate_id: int, objective: float, measures: tuple[float, ...], rel_iqr: float) -> AddOutcome:
         """Offer a correct kernel; it takes the cell if the cell is empty or it measured faster than the elite."""
-        current = self.elite_at(measures)
         cell = self.cell_of(measures)
+        current = self._by_cell.get(cell)
         status = AddStatus.NEW_CELL
         if current is not None:
             noise = math.log1p(max(self.tie_tolerance, rel_iqr, current.rel_iqr))
@@ -87,8 +90,11 @@ class ElitesArchive:
             if objective <= current.objective:
                 return AddOutcome(AddStatus.TIE, cell, current)
             status = AddStatus.IMPROVED if objective > current.objective + noise else AddStatus.TIE_FASTER
-        self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
-                             candidate_id=candidate_id, rel_iqr=rel_iqr)
+        added = self.grid.add_single(candidate_id, objective, np.asarray(measures, dtype=np.float64),
+                                     candidate_id=candidate_id, rel_iqr=rel_iqr)
+        if added["status"]:  # pyribs took it (it always does here: the objective is above the incumbent's)
+            self._by_cell[cell] = Elite(candidate_id, float(objective), tuple(float(m) for m in measures), cell,
+                                        float(rel_iqr))
         self._elites, self._race = None, None
         return AddOutcome(status, cell, current)
 

@@ -6,7 +6,8 @@ API all read and write these, so they live here, below all of them, and import n
 """
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage, source_hash
-from kernelevo.records.elite import Elite
+from kernelevo.records.cell import cell_index
+from kernelevo.records.elite import AddOutcome, AddStatus, Elite
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.race import Race
 from kernelevo.records.result import (
@@ -29,6 +30,8 @@ from kernelevo.records.run import RunInfo, RunStatus
 from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 
 __all__ = [
+    "AddOutcome",
+    "AddStatus",
     "Budget",
     "Candidate",
     "Elite",
@@ -56,5 +59,6 @@ __all__ = [
     "StageCosts",
     "Timing",
     "Usage",
+    "cell_index",
     "source_hash",
 ]

@@ -37,3 +37,13 @@ class Elite:
     measures: tuple[float, ...]
     cell: int
     rel_iqr: float
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    """What :meth:`~kernelevo.archive.elites.ElitesArchive.add` did with a kernel: its status, the cell it was
+    placed in, and the elite that held the cell before (None for a new cell)."""
+
+    status: AddStatus
+    cell: int
+    previous: Elite | None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
+from kernelevo.records.cell import cell_index
 
 
 @dataclass(frozen=True)
@@ -22,11 +22,5 @@ class Race:
     incumbents: dict[int, tuple[float, float]] = field(default_factory=dict)  # cell -> (objective, rel IQR)
 
     def cell(self, measures: Sequence[float]) -> int:
-        """The cell index of ``measures``, exactly as ``ribs.archives.GridArchive.index_of`` computes it."""
-        dims = np.asarray(self.dims, dtype=np.int32)
-        low = np.asarray([r[0] for r in self.ranges], dtype=np.float64)
-        high = np.asarray([r[1] for r in self.ranges], dtype=np.float64)
-        values = np.asarray(measures, dtype=np.float64)
-        grid = ((dims * (values - low) + 1e-6) / (high - low)).astype(np.int32)
-        grid = np.clip(grid, 0, dims - 1)
-        return int(np.ravel_multi_index(tuple(grid), tuple(self.dims)))
+        """The cell index of ``measures`` (:func:`~kernelevo.records.cell.cell_index`, as the archive places it)."""
+        return cell_index(measures, dims=self.dims, ranges=self.ranges)
