@@ -34,7 +34,7 @@ from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
-from kernelevo.search.producer import NOTHING_TO_VARY, Producer
+from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import evolve_prompt
 from kernelevo.search.state import SearchState
@@ -85,9 +85,9 @@ class SearchLoop:
         self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
-        self.producer = Producer(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
-                                 record=self._record, fail=self._fail,
-                                 save_prompts=lambda: store.save_prompts(state.prompts))
+        self.emitter = state.emitter  # asked for every candidate, told every outcome (through state.tell)
+        self.emitter.start(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
+                           record=self._record, fail=self._fail, save_prompts=lambda: store.save_prompts(state.prompts))
         self._last_migration = state.evaluated_count()
         self._evolutions = state.llm_samples // config.evolve_prompts_every
 
@@ -178,11 +178,11 @@ class SearchLoop:
         in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
         free = in_flight - tasks.running("produce") - len(self.ready) - tasks.running("evaluate")
         wanted = min(free, PRODUCE_BATCH)
-        for _ in range(wanted if wanted > 0 and self.producer.can_produce() else 0):  # (it reads the elites)
-            tasks.start(self.producer.produce(), "produce")
+        for _ in range(wanted if wanted > 0 and self.emitter.can_ask() else 0):  # (it reads the elites)
+            tasks.start(self.emitter.ask(), "produce")
         if self._starving(tasks.running("evaluate")) and not tasks.running("instant"):
             # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
-            tasks.start(self.producer.produce(instant=True), "instant")
+            tasks.start(self.emitter.ask(instant=True), "instant")
         if self._evolution_due() and not tasks.running("evolve"):
             tasks.start(self._evolve_prompt(), "evolve")
 
@@ -244,7 +244,7 @@ class SearchLoop:
 
     def _starving(self, evaluating: int) -> bool:
         return (not self.ready and evaluating < self.pool.capacity
-                and self.producer.has_instant() and self.producer.can_produce(instant=True))
+                and self.emitter.has_instant() and self.emitter.can_ask(instant=True))
 
     def _check_models(self) -> None:
         """No model left: stop the run, or go on with the operators that need none (offline_fallback)."""
@@ -255,7 +255,7 @@ class SearchLoop:
             self.stop(f"{LLM_FAILED}: {why}", RunStatus.FAILED)
             return
         log.warning("%s; going on with the template operator (offline_fallback)", why)
-        self.producer.drop_llm_operators()
+        self.emitter.drop_llm_operators()
         self.llm = None
 
     # -- seeds -----------------------------------------------------------------------------------

@@ -1,23 +1,30 @@
 """Making the next candidate: an island, an operator, parents and inspirations, then a kernel not seen yet.
 
-The search loop (:mod:`kernelevo.search.loop`) runs :meth:`Producer.produce` as its *produce* tasks.
+An emitter (:class:`~kernelevo.search.emitter.Emitter`) holds one; the scheduler
+(:mod:`kernelevo.search.scheduler`) runs :meth:`Emitter.ask`, that is :meth:`Producer.produce`, as its
+*produce* tasks. It reads the archives and candidates from the state, and the operator bandit, the
+repair queue and the children's failures from its emitter.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kernelevo.evaluation.library_policy import effective_policy
 from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
-from kernelevo.search.state import SearchState
 from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
 from kernelevo.variation.prompts import HardwareFacts
+
+if TYPE_CHECKING:  # the state holds the emitter, which holds this producer
+    from kernelevo.search.emitter import Emitter
+    from kernelevo.search.state import SearchState
 
 # what a produce returns that found every parent used up by the instant operator: it tried nothing, so it
 # does not count towards the tries in a row that made nothing (new elites, on their way, may be fresh)
@@ -28,10 +35,11 @@ REDRAWS = 20  # more draws an instant operator gets when it lands on a kernel al
 class Producer:
     """Chooses what to vary and how, and records what came of it (through ``record`` and ``fail``)."""
 
-    def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, operators: dict[str, Operator],
-                 rng: random.Random, record: Callable[[Candidate], None],
+    def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, emitter: Emitter,
+                 operators: dict[str, Operator], rng: random.Random, record: Callable[[Candidate], None],
                  fail: Callable[[OperatorFailure], None], save_prompts: Callable[[], None]) -> None:
         self.spec, self.config, self.state, self.operators, self.rng = spec, config, state, operators, rng
+        self.emitter = emitter
         self.record, self.fail, self.save_prompts = record, fail, save_prompts
         self.selector = Selector(SelectionMix(config.exploitation, config.exploration, config.random_pick))
         self.used_up = UsedUp()  # parents the instant operators have mined out
@@ -67,14 +75,14 @@ class Producer:
             available = [n for n in available if not self.operators[n].uses_llm]
         if not available:
             return None
-        name = self.state.bandit.choose(self.rng, available)
+        name = self.emitter.bandit.choose(self.rng, available)
         operator = self.operators[name]
         if not operator.uses_llm:  # parents it has not used up, on this island or the first that has some
             island, elites = self._fresh_elites(island, hardware, operator.arity)
             if not elites:
                 return NOTHING_TO_VARY
         if name == "llm-repair":
-            broken = self.state.take_repair_target(self.rng)
+            broken = self.emitter.repairs.take(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
             chosen = self.selector.parents(elites, operator.arity, self.rng)
@@ -87,7 +95,7 @@ class Producer:
         meta = self.state.prompts.choose(self.rng) if operator.uses_llm else None
         request = VariationRequest(
             spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
-            rng=self.rng, inspirations=inspirations, failures=self.state.failures_from(first.id), meta=meta,
+            rng=self.rng, inspirations=inspirations, failures=self.emitter.failures_from(first.id), meta=meta,
             library=effective_policy(self.config.evaluation.library, self.spec.settings.library),
         )
         proposal = await operator.propose(request)
@@ -126,7 +134,7 @@ class Producer:
         for name, op in self.operators.items():
             if op.arity > len(elites):
                 continue
-            if name == "llm-repair" and not self.state.repair_targets():
+            if name == "llm-repair" and not self.emitter.repairs.targets():
                 continue
             available.append(name)
         return available

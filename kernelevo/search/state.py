@@ -1,16 +1,17 @@
-"""A search's state in memory: candidates, evaluations, archives, statistics.
+"""A search's record in memory: candidates, evaluations, the archives of record, usage, and its emitter.
 
-:meth:`SearchState.tell` turns an evaluation into archive updates, operator rewards and
-prompt fitness. The loop calls it as results arrive; :func:`replay` calls it again for every
-stored evaluation, in order, which rebuilds the same archives (except for what island
-migrations copied: migrations are not replayed).
+:meth:`SearchState.tell` is the scheduler's tell, in pyribs' roles: the archive adds a correct kernel
+and returns its outcome (:class:`~kernelevo.records.elite.AddOutcome`), and the emitter that asked
+for the candidate is told the evaluation with that outcome (:class:`~kernelevo.search.emitter.Emitter`:
+its bandit, repair queue and children's failures). The scheduler calls it as results arrive;
+:func:`replay` calls it again for every stored evaluation, in order, which rebuilds the same archives
+and the same emitter (except for what island migrations copied: migrations are not replayed).
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
@@ -18,18 +19,11 @@ from kernelevo.archive.elites import ElitesArchive
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
 from kernelevo.records.elite import Elite
 from kernelevo.records.race import Race
-from kernelevo.records.result import ErrorKind, EvalResult
+from kernelevo.records.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
+from kernelevo.search.emitter import Emitter
 from kernelevo.storage.recorder import StoredRun
 from kernelevo.variation.metaprompt import PromptArchive
-
-_K = ErrorKind
-# what an LLM can repair, given the error: a kernel that fails to build or run, or computes the wrong thing
-REPAIRABLE = frozenset({
-    _K.COMPILE_ERROR, _K.RUNTIME_ERROR, _K.WRONG_OUTPUT, _K.WRONG_SHAPE, _K.WRONG_DTYPE, _K.WRONG_TYPE,
-    _K.NAN_INF_MISMATCH, _K.UNINITIALIZED_OUTPUT, _K.KERNEL_NOT_LAUNCHED, _K.TORCH_COMPUTE, _K.OUT_OF_MEMORY,
-    _K.CUDA_ERROR, _K.TIMEOUT, _K.SYNTAX_ERROR, _K.MISSING_MODEL_NEW, _K.NO_KERNEL, _K.TRY_EXCEPT_FALLBACK,
-    _K.FORBIDDEN_IMPORT, _K.MUTATED_INPUTS, _K.NONDETERMINISTIC})
 
 
 def objective_of(result: EvalResult) -> float | None:
@@ -51,16 +45,12 @@ class SearchState:
     failures: list[OperatorFailure] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     seen_sources: set[str] = field(default_factory=set)
-    repaired: set[int] = field(default_factory=set)  # broken candidates already handed to llm-repair
     llm_samples: int = 0
     last: Evaluated | None = None  # the evaluation told most recently
     children: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # parent id -> child ids
-    broken: dict[int, None] = field(default_factory=dict)  # rejected with a repairable reason, in order
-    # parent id -> what its latest rejected children were told (failures_from)
-    failed_children: dict[int, deque[str]] = field(default_factory=lambda: defaultdict(lambda: deque(maxlen=8)))
 
     def __post_init__(self) -> None:
-        self.bandit = OperatorBandit(self.operators)
+        self.emitter = Emitter(operators=self.operators)  # the one that asks for every candidate (no islands yet)
         self._next_id = 0
         self._evaluated = 0  # counted as told: the loop asks on every pass
         self._correct = 0
@@ -78,16 +68,21 @@ class SearchState:
         self.usage = self.usage + candidate.usage
         if candidate.operator.startswith("llm"):
             self.llm_samples += 1
-        if candidate.operator == "llm-repair":
-            self.repaired.update(candidate.parent_ids)
-            for parent in candidate.parent_ids:
-                self.broken.pop(parent, None)
+        self.emitter_of(candidate).made(candidate)
 
     def add_failure(self, failure: OperatorFailure) -> None:
         self.failures.append(failure)
         self.usage = self.usage + failure.usage
-        if failure.operator in self.bandit.stats:
-            self.bandit.update(failure.operator, False)
+        self.emitter.tell_failure(failure)
+
+    def emitter_of(self, candidate: Candidate) -> Emitter:
+        """The emitter that asked for ``candidate``, to be told its outcome (one for the whole search today)."""
+        return self.emitter
+
+    @property
+    def bandit(self) -> OperatorBandit:
+        """The emitter's operator bandit (what the display's operator table shows)."""
+        return self.emitter.bandit
 
     def pending(self) -> list[Candidate]:
         """Candidates made but never evaluated (a run stopped in between)."""
@@ -109,7 +104,8 @@ class SearchState:
 
     def tell(self, candidate: Candidate, hardware: str, result: EvalResult,
              measures: list[float] | None = None) -> Evaluated:
-        """Record one evaluation; a correct kernel is offered to its island's archive.
+        """Record one evaluation: a correct kernel is offered to its island's archive, and the outcome is
+        told to the emitter that asked for the candidate.
 
         ``measures`` are its descriptors when already known (a resumed run replays the
         stored ones instead of analysing every source again).
@@ -117,7 +113,6 @@ class SearchState:
         objective = objective_of(result)
         evaluated = Evaluated(candidate_id=candidate.id, hardware=hardware, result=result, objective=objective,
                               island=candidate.island)
-        credited = False
         if objective is not None:
             if measures is None and result.measures is not None:  # measured where it was evaluated
                 measures = [result.measures[d.name] for d in self.descriptors if d.name in result.measures]
@@ -127,22 +122,13 @@ class SearchState:
             outcome = self.archive(candidate.island, hardware).add(candidate.id, objective, tuple(measures), rel_iqr)
             evaluated.measures, evaluated.archive_status = measures, outcome.status
             evaluated.cell = outcome.cell
-            credited = outcome.status.credited
             if candidate.prompt_id is not None:
                 self.prompts.record(candidate.prompt_id, objective, candidate.id)
         self.evaluations[candidate.id].append(evaluated)
         self.last = evaluated
-        if not evaluated.correct:  # kept per parent as told: a seed has thousands of children to search
-            line = (f"{candidate.note or candidate.operator}: {result.error}: "
-                    f"{result.message.splitlines()[0] if result.message else ''}")
-            for parent in candidate.parent_ids:
-                self.failed_children[parent].append(line)
         self._evaluated += 1
         self._correct += evaluated.correct
-        if not result.ok and result.error in REPAIRABLE and candidate.id not in self.repaired:
-            self.broken[candidate.id] = None
-        if candidate.operator in self.bandit.stats:
-            self.bandit.update(candidate.operator, credited)
+        self.emitter_of(candidate).tell(candidate, evaluated)
         return evaluated
 
     # -- queries for selection and display -------------------------------------------------------
@@ -153,19 +139,12 @@ class SearchState:
         return next((e.result for e in self.evaluations.get(candidate_id, []) if e.hardware == hardware), None)
 
     def repair_targets(self, limit: int = 20) -> list[Candidate]:
-        """Recent rejected candidates worth a repair, not yet repaired."""
-        return [self.candidates[cid] for cid in list(self.broken)[-limit:]]
-
-    def take_repair_target(self, rng: random.Random) -> Candidate:
-        """A broken candidate to repair, marked at once so that no other repair in flight takes it."""
-        target = rng.choice(self.repair_targets())
-        self.repaired.add(target.id)
-        self.broken.pop(target.id, None)
-        return target
+        """Recent rejected candidates worth a repair, not yet repaired (the emitter's repair queue)."""
+        return self.emitter.repairs.targets(limit)
 
     def failures_from(self, parent_id: int, limit: int = 3) -> list[str]:
-        """Evaluator output of the parent's children that failed, the latest told last: shown to the LLM."""
-        return list(self.failed_children.get(parent_id, ()))[-limit:]
+        """Evaluator output of the parent's children that failed, the latest told last (the emitter keeps it)."""
+        return self.emitter.failures_from(parent_id, limit)
 
     def best(self, hardware: str) -> tuple[Elite, Candidate] | None:
         # each archive's best, kept by pyribs as elites are added: no walk over every elite (the
