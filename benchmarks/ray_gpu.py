@@ -44,7 +44,7 @@ from rich.table import Table  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
-from kernelevo.search.loop import SearchLoop  # noqa: E402
+from kernelevo.search.scheduler import Scheduler  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
 
@@ -86,7 +86,7 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
                        evaluation=evaluation)
     window: dict[str, float] = {}
 
-    def on_start(loop: SearchLoop) -> None:
+    def on_start(loop: Scheduler) -> None:
         window["start"], window["wall_start"] = loop.started, time.time()
 
     with tempfile.TemporaryDirectory() as out:

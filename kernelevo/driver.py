@@ -26,9 +26,9 @@ from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.progress import Progress
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.loop import SearchLoop
 from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
+from kernelevo.search.scheduler import Scheduler
 from kernelevo.search.state import SearchState, replay
 from kernelevo.spec import Spec
 from kernelevo.spec.names import path_under
@@ -77,7 +77,7 @@ class RunOutcome:
     reason: str
     status: RunStatus
     state: SearchState
-    loop: SearchLoop
+    loop: Scheduler
     exported: list[Path]
     progress: Progress
 
@@ -135,7 +135,7 @@ async def run_search(
     run_id: int,
     *,
     pool: EvaluatorPool | None = None,
-    on_start: Callable[[SearchLoop], None] | None = None,
+    on_start: Callable[[Scheduler], None] | None = None,
     on_event: Callable[[str], None] | None = None,
     export_to: str | Path | None = None,
     config_updates: dict[str, Any] | None = None,
@@ -171,7 +171,7 @@ async def run_search(
             await pool.close()  # actors of targets started before the one that failed
             raise RunSetupError(str(exc)) from None
         recorder = RunRecorder(db, run_id, owner=owner)
-        loop = SearchLoop(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
+        loop = Scheduler(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
         if not stored.candidates:
             seeding = time.monotonic()
@@ -252,7 +252,7 @@ def _finish(db: Database, run_id: int, owner: str, status: RunStatus, reason: st
         end_run(session, run_id, owner, status, reason)
 
 
-async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, recorder: RunRecorder) -> None:
+async def _heartbeat(db: Database, run_id: int, owner: str, loop: Scheduler, recorder: RunRecorder) -> None:
     """Renew the lease and write held-back progress; a stop requested through the API (or a lease lost)
     stops the loop."""
     while True:
@@ -272,7 +272,7 @@ async def _heartbeat(db: Database, run_id: int, owner: str, loop: SearchLoop, re
             loop.stop("stopped on request (the API)")
 
 
-def _handle_ctrl_c(loop: SearchLoop, pool: EvaluatorPool) -> None:
+def _handle_ctrl_c(loop: Scheduler, pool: EvaluatorPool) -> None:
     """First Ctrl-C: stop making candidates, finish those being evaluated. Second: stop now -- the driver's
     task is cancelled (the loop keeps the results already in) and the evaluations under way are killed;
     :func:`run_search` leaves the run interrupted, to resume."""

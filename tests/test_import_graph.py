@@ -22,7 +22,7 @@ FORBIDDEN = {
 
 
 def unit(module: str) -> str:
-    """The unit a module belongs to: its subpackage (kernelevo.search.loop -> search), or a root module itself."""
+    """The unit a module belongs to: its subpackage (kernelevo.search.scheduler -> search), or a root module itself."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "kernelevo"
 

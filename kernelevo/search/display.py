@@ -13,8 +13,8 @@ from rich.table import Table
 
 from kernelevo.records.progress import Progress
 from kernelevo.records.run_config import Budget
-from kernelevo.search.loop import SearchLoop
 from kernelevo.search.progress import snapshot
+from kernelevo.search.scheduler import Scheduler
 from kernelevo.search.state import SearchState
 
 log = logging.getLogger("kernelevo.progress")
@@ -60,7 +60,7 @@ def operator_table(state: SearchState) -> Table:
     return table
 
 
-def render(loop: SearchLoop, recent: deque[str]) -> Group:
+def render(loop: Scheduler, recent: deque[str]) -> Group:
     stats = Table.grid(padding=(0, 2))
     stats.add_column(style="bold")
     stats.add_column()
@@ -75,11 +75,11 @@ class LiveDisplay:
 
     def __init__(self, console: Console) -> None:
         self.console = console
-        self.loop: SearchLoop | None = None
+        self.loop: Scheduler | None = None
         self.recent: deque[str] = deque(maxlen=6)
         self.live: Live | None = None
 
-    def attach(self, loop: SearchLoop) -> None:
+    def attach(self, loop: Scheduler) -> None:
         self.loop = loop
         self.live = Live(render(loop, self.recent), console=self.console, refresh_per_second=4, transient=False)
         self.live.start()
@@ -100,11 +100,11 @@ class LogDisplay:
     """Progress lines for logs (``ray job logs``, CI): one per evaluation, a summary every minute."""
 
     def __init__(self, every_s: float = 60.0) -> None:
-        self.loop: SearchLoop | None = None
+        self.loop: Scheduler | None = None
         self.every_s = every_s
         self.last = time.monotonic()
 
-    def attach(self, loop: SearchLoop) -> None:
+    def attach(self, loop: Scheduler) -> None:
         self.loop = loop
 
     def event(self, kind: str) -> None:

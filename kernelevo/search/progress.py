@@ -1,4 +1,4 @@
-"""A running search's progress (:class:`~kernelevo.records.progress.Progress`), taken from its loop."""
+"""A running search's progress (:class:`~kernelevo.records.progress.Progress`), taken from its scheduler."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from kernelevo.records.progress import BestKernel, Coverage, Progress
 from kernelevo.records.result import Roofline
 
 if TYPE_CHECKING:
-    from kernelevo.search.loop import SearchLoop
+    from kernelevo.search.scheduler import Scheduler
 
 
 def _floor_name(roofline: Roofline | None) -> str | None:
@@ -16,7 +16,7 @@ def _floor_name(roofline: Roofline | None) -> str | None:
     return str(kind) if kind is not None else None
 
 
-def snapshot(loop: SearchLoop) -> Progress:
+def snapshot(loop: Scheduler) -> Progress:
     """Evaluations, correct ones, rates, the best per hardware, coverage, LLM usage.
 
     Counts are the run's (a resumed run's included); the rate is this session's evaluations

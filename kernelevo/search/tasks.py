@@ -1,4 +1,4 @@
-"""The search loop's running tasks, by kind, and the queue of those that have finished."""
+"""The scheduler's running tasks, by kind, and the queue of those that have finished."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ Task = asyncio.Task[object]
 
 
 class Tasks:
-    """Tasks the loop started ("produce", "instant", "evaluate", "evolve") until it has collected them.
+    """Tasks the scheduler started ("produce", "instant", "evaluate", "evolve") until it has collected them.
 
     Finished tasks queue up as they finish: waiting on all of them (``asyncio.wait``) costs time in
     proportion to the tasks in flight on every wake-up, hundreds with hundreds of evaluators.
@@ -22,11 +22,12 @@ class Tasks:
         self._counts: Counter[str] = Counter()
         self._finished: asyncio.Queue[Task] = asyncio.Queue()
 
-    def start(self, work: Coroutine[Any, Any, object], kind: str) -> None:
+    def start(self, work: Coroutine[Any, Any, object], kind: str) -> Task:
         task = asyncio.create_task(work)
         self._kinds[task] = kind
         self._counts[kind] += 1
         task.add_done_callback(self._finished.put_nowait)
+        return task
 
     def running(self, kind: str) -> int:
         """Started and not collected yet (a finished task counts until it is collected)."""

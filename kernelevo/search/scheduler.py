@@ -1,22 +1,26 @@
-"""The search loop: asynchronous steady state, K candidates in flight.
+"""The scheduler (pyribs' role): K candidates in flight between an emitter and the evaluators.
 
-Two kinds of task run side by side on one event loop:
+In pyribs' roles a search is an archive that adds and returns an outcome
+(:class:`~kernelevo.archive.elites.ElitesArchive`), emitters asked for candidates and told the
+outcomes (:class:`~kernelevo.search.emitter.Emitter`), and a scheduler that composes them. This
+scheduler is asynchronous and steady state. Two kinds of task run side by side on one event loop:
 
-- *produce* (:mod:`kernelevo.search.producer`): select a parent (and inspirations) from the
-  archive, choose an operator (a bandit over recent successes) and a meta-prompt, and run the
-  operator (an LLM call, or the template operator's instant edit) into a new candidate; a
-  turn of the loop starts a bounded number, since an instant edit holds the event loop;
-- *evaluate*: hand a ready candidate to the evaluator pool; the loop tells the state its
-  results a chunk a turn, and hands evaluators that finished their next candidates between
-  chunks (hundreds of results can land together, and telling them all first would leave
-  those evaluators idle meanwhile).
+- *produce*: the emitter is asked for a candidate (:meth:`Emitter.ask`): it selects a parent (and
+  inspirations) from the archive, chooses an operator (its bandit) and a meta-prompt, and runs the
+  operator (an LLM call, or the template operator's instant edit); a turn of the scheduler starts a
+  bounded number, since an instant edit holds the event loop;
+- *evaluate*: a ready candidate goes to the evaluator pool; the scheduler tells its results a chunk a
+  turn (:meth:`SearchState.tell`: the archive's add, then the tell of the emitter that asked), and
+  hands evaluators that finished their next candidates between chunks (hundreds of results can land
+  together, and telling them all first would leave those evaluators idle meanwhile).
 
-The loop keeps ``in_flight`` candidates between them (being made, waiting, or being
-evaluated) and keeps every evaluator busy while candidates are ready, so evaluation never
-waits for an LLM and an LLM call never waits for an evaluation. Every candidate and
-result is written to the database (:class:`~kernelevo.storage.recorder.RunRecorder`) within
-a tenth of a second of appearing (a group commit), so a stop at any point loses at most that
-tenth of a second: ``--resume`` evaluates what was made but not evaluated, then continues.
+A :class:`~kernelevo.search.concurrency.ConcurrencyLimiter` counts the candidates in flight between
+them (being made, waiting, or being evaluated), and the scheduler keeps every evaluator busy while
+candidates are ready, so evaluation never waits for an LLM and an LLM call never waits for an
+evaluation. The scheduler keeps the budgets and the stop. Every candidate and result is written to the
+database (:class:`~kernelevo.storage.recorder.RunRecorder`) within a tenth of a second of appearing (a
+group commit), so a stop at any point loses at most that tenth of a second: ``--resume`` evaluates
+what was made but not evaluated, then continues.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from kernelevo.records.candidate import Candidate, OperatorFailure
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
+from kernelevo.search.concurrency import ConcurrencyLimiter
 from kernelevo.search.islands import migrate
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.producer import NOTHING_TO_VARY
@@ -63,7 +68,10 @@ EXHAUSTED = ("the operators made nothing new from any elite (the template operat
              "add an LLM with --model)")  # a run stopped because no model works (and it did not ask to go on offline)
 
 
-class SearchLoop:
+class Scheduler:
+    """Asks the emitter for candidates while fewer than the run's limit are in flight, evaluates them, and
+    tells each result to the archive and the emitter that asked; stops on a budget or :meth:`stop`."""
+
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
                  operators: dict[str, Operator], store: RunRecorder, llm: ModelPool | None = None,
                  on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0) -> None:
@@ -73,7 +81,8 @@ class SearchLoop:
         self.rng = random.Random(config.seed + state.evaluated_count())
         self.started_evaluations = state.evaluated_count()  # a resumed run's rate counts this session's alone
         self.previous_elapsed_s = previous_elapsed_s  # the run's earlier sessions
-        self.ready: list[Candidate] = []
+        self.ready: list[Candidate] = []  # made, waiting for an evaluator
+        self.in_flight = ConcurrencyLimiter(limit=config.candidates_in_flight(pool.workers, pool.capacity))
         self.stopped = ""  # why the loop stops; empty while it runs
         self.stop_status = RunStatus.STOPPED  # the status that stop leaves the run in
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
@@ -127,6 +136,8 @@ class SearchLoop:
 
     async def _run(self) -> str:
         self.ready = self.state.pending()  # made but never evaluated: first in line
+        for candidate in self.ready:
+            self.in_flight.admit(candidate.id)
         tasks = Tasks()
         untold: list[Returned] = []  # results not told the state yet
         try:
@@ -175,11 +186,11 @@ class SearchLoop:
             self._collect(await tasks.next_finished(), untold)
 
     def _start_producing(self, tasks: Tasks) -> None:
-        in_flight = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
-        free = in_flight - tasks.running("produce") - len(self.ready) - tasks.running("evaluate")
-        wanted = min(free, PRODUCE_BATCH)
+        # the pool's capacity grows as evaluators join (a Ray pool), and the limit with it
+        self.in_flight.limit = self.config.candidates_in_flight(self.pool.workers, self.pool.capacity)
+        wanted = min(self.in_flight.free(), PRODUCE_BATCH)
         for _ in range(wanted if wanted > 0 and self.emitter.can_ask() else 0):  # (it reads the elites)
-            tasks.start(self.emitter.ask(), "produce")
+            self.in_flight.admit(tasks.start(self.emitter.ask(), "produce"))
         if self._starving(tasks.running("evaluate")) and not tasks.running("instant"):
             # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
             tasks.start(self.emitter.ask(instant=True), "instant")
@@ -198,7 +209,8 @@ class SearchLoop:
                 break
             else:
                 position = 0
-            tasks.start(self._evaluate(self.ready.pop(position)), "evaluate")
+            candidate = self.ready.pop(position)
+            self.in_flight.hand_over(candidate.id, tasks.start(self._evaluate(candidate), "evaluate"))
             started = True
         return started
 
@@ -218,6 +230,7 @@ class SearchLoop:
     def _collect(self, done: list[tuple[Task, str]], untold: list[Returned]) -> None:
         """What finished tasks made: results to tell, candidates ready to evaluate."""
         for task, kind in done:
+            self.in_flight.release(task)  # a produce or evaluate task leaves the flight when collected
             if task.cancelled():
                 continue
             if task.exception() is not None:
@@ -230,6 +243,7 @@ class SearchLoop:
             self._check_models()
             if isinstance(made, Candidate):
                 self.ready.append(made)
+                self.in_flight.admit(made.id)
                 self.idle_produces = 0
             elif kind in ("produce", "instant") and made != NOTHING_TO_VARY:
                 self.idle_produces += 1
