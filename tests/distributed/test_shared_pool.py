@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from faulty_actors import CountsPrepares, DiesOnMarker, Quick
+from faulty_actors import CountsPrepares, DiesOnceCountsPrepares, DiesOnMarker, Quick
 
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.shared_client import SharedEvaluatorPool, find_pool, read_snapshot, stop_shared_pool
@@ -217,3 +217,24 @@ def test_the_api_shows_the_pool(fresh_pool, gelu, db) -> None:
     assert runs["7"]["queued"] + runs["8"]["queued"] == during["queued"] > 0  # four in flight each, two slots
     assert {r for actor in during["actors"] for r in actor["serving"]} <= {"7", "8"}
     assert after["exists"] and after["runs"] == [] and after["judges"][0]["spec"] == gelu.name
+
+
+def test_a_restarted_actor_prepares_its_judges_again_before_its_next_candidate(fresh_pool, gelu, tmp_path) -> None:
+    a = shared(gelu, "a", actor_class=DiesOnceCountsPrepares, actors=1)
+    source = f"x = 1\n# die\n# flag: {tmp_path / 'died'}\n"
+
+    async def work():
+        await a.start()
+        before = read_snapshot()
+        ((_, retried),) = await a.evaluate(Candidate(id=1, source=source, operator="seed"))
+        after = read_snapshot()
+        ((_, next_one),) = await a.evaluate(Candidate(id=2, source="x = 2\n", operator="seed"))
+        await a.close()
+        return before, retried, after, next_one
+
+    before, retried, after, next_one = asyncio.run(work())
+    assert before.actors[0].judges == [gelu.name]
+    # the candidate whose actor died ran again on the restarted process, which had prepared the judge first
+    assert retried.ok and retried.message == "prepares 1" and after.requeued == 1
+    assert after.actors[0].alive and after.actors[0].judges == [gelu.name]
+    assert next_one.ok and next_one.message == "prepares 1"
