@@ -152,7 +152,9 @@ def test_the_pool_page_follows_a_shared_pool_serving_two_runs(cluster: Cluster, 
     assert serving <= {f"#{a}", f"#{b}"}, serving
     assert page.locator(f"tr[data-run='{a}'] [data-field=weight]").inner_text() == "3"
     assert page.locator(f"tr[data-run='{a}'] a").get_attribute("href") == f"#/runs/{a}"
-    if screenshots:
+    if screenshots:  # once the shares mean something: eight evaluations or more
+        page.wait_for_function("() => [...document.querySelectorAll('table.pool-runs [data-field=evaluations]')]"
+                               ".reduce((n, c) => n + Number(c.textContent), 0) >= 8", timeout=15_000)
         page.screenshot(path=str(screenshots / "dashboard-pool.png"), full_page=True)
 
     # the runs idle but stay registered: the page shows the API's numbers (shares over the window, queues)

@@ -64,7 +64,7 @@ function runsTable(s) {
     el("td", {}, runLink(r.run_id)), el("td", {}, r.spec),
     el("td", { class: "num", dataset: { field: "weight" } }, String(r.weight)),
     el("td", { class: "num", dataset: { field: "share" } }, bar(r.share), " ", pct(r.share)),
-    el("td", { class: "num" }, num(r.evaluations)),
+    el("td", { class: "num", dataset: { field: "evaluations" } }, num(r.evaluations)),
     el("td", { class: "num" }, `${r.seconds.toFixed(1)} s`),
     el("td", { class: "num", dataset: { field: "queued" } }, num(r.queued)),
     el("td", { class: "num" }, num(r.in_flight))));
