@@ -87,7 +87,8 @@ def print_snapshot(console: Console, snapshot: PoolSnapshot) -> None:
     actors = Table(title="Evaluator actors")
     for column in ("actor", "host (GPU)", "state", "judges warm", "serving", "slots", f"utilisation ({window})",
                    "evaluations"):
-        actors.add_column(column, justify="right" if column in ("actor", "slots", "evaluations") else "left")
+        numeric = column in ("actor", "slots", "evaluations") or column.startswith("utilisation")
+        actors.add_column(column, justify="right" if numeric else "left")
     for a in snapshot.actors:
         actors.add_row(f"#{a.index}", f"{a.host or '-'}{f' (GPU {a.gpus})' if a.gpus else ''}",
                        "up" if a.alive else "restarting", ", ".join(a.judges) or "none",
