@@ -9,6 +9,7 @@
     kernelevo spec SPEC [--json]          check a spec and describe its variants
     kernelevo serve [--host H --port P]   the REST API (OpenAPI at /docs); starts runs queued through it
     kernelevo token create NAME | list | revoke ID   API tokens
+    kernelevo pool status [--json] | stop [--force]  the Ray cluster's shared evaluator pool
 
 The database is a SQLite file in the user's data directory, ``--db PATH``, or
 ``KERNELEVO_DATABASE_URL`` (PostgreSQL for a cluster).
@@ -139,6 +140,15 @@ def _parser() -> argparse.ArgumentParser:
     tk.add_argument("action", choices=["create", "list", "revoke"])
     tk.add_argument("name", nargs="?", help="create: the token's name; revoke: its id")
 
+    pl = sub.add_parser("pool", help="the Ray cluster's shared evaluator pool: status, or stop it (frees its GPUs)")
+    pl.add_argument("action", choices=["status", "stop"])
+    pl.add_argument("--address", default=None, metavar="HOST:PORT",
+                    help="the Ray cluster (default: RAY_ADDRESS; 'auto' finds one started on this machine)")
+    pl.add_argument("--json", action="store_true", help="status: the snapshot as JSON (what GET /api/pool returns)")
+    pl.add_argument("--force", action="store_true",
+                    help="stop: even while runs use the pool (their waiting candidates get errors, and a run still "
+                         "going starts a new pool at its next candidate)")
+
     sp = sub.add_parser("spec", help="check a spec in an isolated child and describe its variants")
     sp.add_argument("spec")
     sp.add_argument("--json", action="store_true")
@@ -177,6 +187,10 @@ def _command(args: argparse.Namespace, console: Console) -> int:
 
         command = {"run": run_cli.run, "runs": run_cli.runs, "import": run_cli.import_}[args.command]
         return command(args, console)
+    if args.command == "pool":
+        from kernelevo.pool_cli import pool
+
+        return pool(args, console)
     if args.command == "eval":
         return _eval(args, console)
     if args.command == "spec":

@@ -6,6 +6,13 @@ they reject never waits for a GPU, as with a run's own pool) and sends the rest 
 Closing it unregisters the run: its queued candidates are answered "run stopped" and its
 share goes to the other runs at once. The pool and its warm judges stay for the next run;
 :func:`stop_shared_pool` ends them.
+
+A run outlives its pool. When the pool actor dies (or is stopped), the candidates it held are
+answered ``pool_lost`` (a named outcome: the kernel was never judged) and the run's next
+candidate creates a new pool and registers the run again (its judge is prepared anew). A run
+the pool no longer knows while it still runs (dropped after 30 s without a heartbeat: a
+stalled driver) registers again, and its candidate answered "run stopped" meanwhile is sent
+once more.
 """
 
 from __future__ import annotations
@@ -17,12 +24,13 @@ import os
 from typing import Any
 
 from kernelevo.distributed.actors import EvaluatorActor
-from kernelevo.distributed.pool import stopped_result
 from kernelevo.distributed.shared_pool import POOL_NAME, POOL_NAMESPACE, SharedPoolActor
 from kernelevo.evaluation import EvalOptions, EvalResult
 from kernelevo.evaluation.static_gate import static_rejection
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.pool import PoolSnapshot
+from kernelevo.records.race import Race
+from kernelevo.records.result import ErrorKind, Stage
 from kernelevo.search.pool import Races
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError
@@ -30,6 +38,7 @@ from kernelevo.spec.errors import SpecError
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 5.0  # how often a run tells the pool its driver is alive (the pool drops one silent for 30 s)
+REJOIN_TRIES, REJOIN_WAIT_S = 20, 0.5  # a dead pool's name is free a moment after its death is seen
 
 
 def pool_actor(options: EvalOptions, *, actors: int | None = None, actor_class: type = EvaluatorActor,
@@ -68,6 +77,12 @@ def read_snapshot(*, timeout_s: float = 10.0) -> PoolSnapshot:
     return snapshot
 
 
+def pool_lost(why: str) -> EvalResult:
+    return EvalResult(stage=Stage.COMPILE, error=ErrorKind.POOL_LOST,
+                      message=f"the shared evaluator pool died or was stopped before this candidate was judged "
+                              f"({why}); the run's next candidate starts a new pool")
+
+
 def stop_shared_pool() -> bool:
     """Kill the pool and its evaluator actors (runs still using it get errors); whether one was running."""
     import ray
@@ -93,8 +108,18 @@ class SharedEvaluatorPool:
         self.workers = self.capacity = 0
         self._handle: Any = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._lost = False  # the pool died, or forgot this run: the next candidate joins (a new one) again
+        self._left = False  # the run left on purpose (abort, close): "run stopped" is then the answer
+        self._joining = asyncio.Lock()
 
     async def start(self) -> None:
+        await self._join()
+        self._heartbeat = asyncio.create_task(self._beat())
+        log.info("run %s on the shared evaluator pool (weight %g): %d actor(s), %d slot(s)", self.run_id,
+                 self.weight, self.workers, self.capacity)
+
+    async def _join(self) -> None:
+        """Find (or create) the cluster's pool and register the run with it."""
         self._handle = pool_actor(self.options, actors=self.actors, actor_class=self.actor_class,
                                   max_restarts=self.max_restarts)
         info = await self._handle.start.remote()
@@ -104,41 +129,70 @@ class SharedEvaluatorPool:
         if problem:
             raise SpecError(problem)
         self.workers, self.capacity = int(info["workers"]), int(info["capacity"])
-        self._heartbeat = asyncio.create_task(self._beat())
-        log.info("run %s on the shared evaluator pool (weight %g): %d actor(s), %d slot(s)", self.run_id,
-                 self.weight, self.workers, self.capacity)
+        self._lost = False
 
-    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
+    async def _rejoin(self) -> str | None:
+        """Join again after the pool was lost (once, whichever candidate comes first); why it could not, or None."""
         from ray.exceptions import RayActorError
 
+        async with self._joining:
+            if not self._lost:  # another candidate of the run joined meanwhile
+                return None
+            for _ in range(REJOIN_TRIES):
+                try:
+                    await self._join()
+                    log.warning("run %s joined the shared evaluator pool again", self.run_id)
+                    return None
+                except RayActorError:  # the dead pool's name is not free yet
+                    await asyncio.sleep(REJOIN_WAIT_S)
+            return f"no new pool could be started in {REJOIN_TRIES * REJOIN_WAIT_S:.0f} s"
+
+    async def evaluate(self, candidate: Candidate, races: Races | None = None) -> list[tuple[str, EvalResult]]:
         static = static_rejection(candidate.source, self.spec, self.options)
         if static is not None:
             return [(self.hardware, static)]
-        try:
-            result: EvalResult = await self._handle.evaluate.remote(self.run_id, candidate.source,
-                                                                     (races or {}).get(self.hardware))
-        except RayActorError as exc:
-            result = stopped_result(f"the shared evaluator pool is gone ({type(exc).__name__}): start the run again")
+        result = await self._send(candidate.source, (races or {}).get(self.hardware))
+        if result.error == ErrorKind.RUN_STOPPED and not self._left:  # the pool forgot the run, which goes on
+            self._lost = True
+            result = await self._send(candidate.source, (races or {}).get(self.hardware))
         if result.environment is not None:
             self.hardware = result.environment.hardware
         return [(self.hardware, result)]
+
+    async def _send(self, source: str, race: Race | None) -> EvalResult:
+        from ray.exceptions import RayActorError
+
+        if self._lost and not self._left:
+            problem = await self._rejoin()
+            if problem is not None:
+                return pool_lost(problem)
+        try:
+            result: EvalResult = await self._handle.evaluate.remote(self.run_id, source, race)
+        except RayActorError as exc:
+            self._lost = True
+            return pool_lost(type(exc).__name__)
+        return result
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_S)
             try:
-                if not await self._handle.heartbeat.remote(self.run_id):
-                    log.warning("the shared evaluator pool no longer knows run %s", self.run_id)
-            except Exception as exc:  # the pool is gone: evaluate says so for each candidate
+                if not await self._handle.heartbeat.remote(self.run_id) and not self._left:
+                    log.warning("the shared evaluator pool no longer knows run %s: it joins again", self.run_id)
+                    self._lost = True
+            except Exception as exc:  # the pool is gone: the next candidate starts another
                 log.warning("the shared evaluator pool does not answer: %r", exc)
+                self._lost = True
 
     def abort(self) -> None:
         """Leave the pool now: its queued candidates are answered "run stopped" (the evaluations under way
         finish on their actors, uncounted)."""
+        self._left = True
         if self._handle is not None:
             self._handle.unregister.remote(self.run_id)
 
     async def close(self) -> None:
+        self._left = True
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         if self._handle is not None:

@@ -20,8 +20,9 @@ reused by later runs of the same spec and options), ``evaluate`` candidates (the
 static checks have run already), and ``unregister`` (their queued candidates are answered
 "run stopped" at once). A run whose driver died without unregistering is dropped after
 :data:`SILENT_S` seconds without a call from it. An evaluator actor that dies is restarted
-by Ray; its candidate is queued again once, first in its run's queue, and a second death
-records the candidate as crashed (:class:`~kernelevo.distributed.pool.Deaths`).
+by Ray and prepares every judge the pool holds again before it takes another candidate; its
+candidate is queued again once, first in its run's queue, and a second death records the
+candidate as crashed (:class:`~kernelevo.distributed.pool.Deaths`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 
 from kernelevo.distributed.actors import EvaluatorActor, options_key
 from kernelevo.distributed.fair_share import WINDOW_S, FairQueue, Ticket
-from kernelevo.distributed.pool import Deaths, Rejoins, start_actors, stopped_result
+from kernelevo.distributed.pool import REJOIN_TRIES, REJOIN_WAIT_S, Deaths, start_actors, stopped_result
 from kernelevo.evaluation import EvalOptions, EvalResult
 from kernelevo.records.pool import PoolActor, PoolJudge, PoolRun, PoolSnapshot
 from kernelevo.records.race import Race
@@ -64,6 +65,8 @@ class _Actor:
     slots: int = 1
     serving: list[str] = field(default_factory=list)  # the run of each candidate it evaluates now
     alive: bool = True
+    judges: set[tuple[str, str]] = field(default_factory=set)  # the judges prepared on it (lost when it dies)
+    revived: asyncio.Task[None] | None = None  # waiting for Ray's restart of it, then preparing its judges again
 
 
 @dataclass
@@ -102,7 +105,7 @@ class SharedPoolActor:
         self.actors: list[_Actor] = []
         self.judges: dict[tuple[str, str], _Judge] = {}
         self.runs: dict[str, _Registered] = {}
-        self.deaths, self.rejoins = Deaths(), Rejoins()
+        self.deaths = Deaths()
         self.prepares = 0  # prepare calls sent to evaluator actors, all judges together
         self.gpus = 0
         self._spans: deque[tuple[float, int, float]] = deque()  # (end, actor, seconds) of finished evaluations
@@ -163,8 +166,23 @@ class SharedPoolActor:
 
     async def _prepare(self, spec: Spec, options: EvalOptions) -> str | None:
         self.prepares += len(self.actors)
-        problems = await asyncio.gather(*(a.handle.prepare.remote(spec, options) for a in self.actors))
+        problems = await asyncio.gather(*(self._prepare_on(a, spec, options) for a in self.actors))
         return next((p for p in problems if p), None)
+
+    async def _prepare_on(self, actor: _Actor, spec: Spec, options: EvalOptions) -> str | None:
+        """Prepare the judge on one actor; an actor dead now is left to :meth:`_revive` (it prepares
+        every judge once Ray has restarted it) or, failing that, to its first candidate of the spec."""
+        from ray.exceptions import RayActorError
+
+        try:
+            problem: str | None = await actor.handle.prepare.remote(spec, options)
+        except RayActorError as exc:
+            log.warning("evaluator actor %d is down (%s): it prepares the judge of %s when it is back",
+                        actor.index, type(exc).__name__, spec.name)
+            return None
+        if problem is None:
+            actor.judges.add((spec.sha256, options_key(options)))
+        return problem
 
     async def evaluate(self, run_id: str, source: str, race: Race | None = None) -> EvalResult:
         """``source`` judged for ``run_id`` when the fair queue gives its run a slot."""
@@ -226,8 +244,7 @@ class SharedPoolActor:
             result: EvalResult = await actor.handle.evaluate.remote(judge.spec, job.source, job.race, judge.options)
         except RayActorError as exc:
             self._finished(job, ticket, actor, start)
-            actor.alive = False  # until it answers again
-            self.rejoins.add(self._free, actor.handle, actor)
+            self._died(actor)
             crashed = self.deaths.died(job.attempt, exc, f"a candidate of run {job.run_id}")
             if crashed is None and job.run_id in self.fair:
                 job.attempt += 1
@@ -240,11 +257,49 @@ class SharedPoolActor:
             log.exception("evaluating a candidate of run %s", job.run_id)
             result = stopped_result(f"the shared pool could not evaluate this candidate: {type(exc).__name__}: {exc}")
         self._finished(job, ticket, actor, start)
-        actor.alive = True
         self._free.put_nowait(actor)
         judge.last_used = time.monotonic()
         if not job.answer.done():
             job.answer.set_result(result)
+
+    def _died(self, actor: _Actor) -> None:
+        """An actor's call failed: it is down until Ray restarts it and it has prepared its judges again,
+        then each of its slots that failed goes back to the free queue (once per failed call)."""
+        actor.alive = False
+        actor.judges.clear()  # a restarted actor is a new process: its judges died with the old one
+        if actor.revived is None or actor.revived.done():
+            actor.revived = asyncio.create_task(self._revive(actor))
+        self._keep(self._rejoin(actor, actor.revived))
+
+    async def _revive(self, actor: _Actor) -> None:
+        """Wait for Ray to restart the actor, then prepare on it every judge the pool holds.
+
+        Eagerly, not at its next candidate: the judge's start (references, baselines: 10 to 20 s on a
+        GPU) would otherwise be charged to that candidate's run as evaluator time, several slots of one
+        restarted actor would start the same judge together, and the snapshot would show a judge warm
+        on an actor that no longer has it."""
+        from ray.exceptions import RayActorError
+
+        for _ in range(REJOIN_TRIES):
+            try:
+                await actor.handle.ready.remote()
+                break
+            except RayActorError:  # still restarting, or gone for good (then its next call says so)
+                await asyncio.sleep(REJOIN_WAIT_S)
+        else:
+            return
+        for key, judge in list(self.judges.items()):
+            if judge.ready.done() and judge.ready.result() is None and key not in actor.judges:
+                self.prepares += 1
+                if await self._prepare_on(actor, judge.spec, judge.options) is not None:
+                    log.warning("evaluator actor %d could not prepare the judge of %s again", actor.index,
+                                judge.spec.name)
+        actor.alive = True
+
+    async def _rejoin(self, actor: _Actor, revived: asyncio.Task[None]) -> None:
+        assert self._free is not None
+        await asyncio.shield(revived)
+        self._free.put_nowait(actor)
 
     def _finished(self, job: _Job, ticket: Ticket, actor: _Actor, start: float) -> None:
         seconds = time.monotonic() - start
@@ -267,6 +322,7 @@ class SharedPoolActor:
         for _, key in idle[:max(0, len(idle) - IDLE_JUDGES)]:
             judge = self.judges.pop(key)
             for actor in self.actors:
+                actor.judges.discard(key)
                 actor.handle.release.remote(judge.spec, judge.options)
 
     def _keep(self, coroutine: Any) -> None:
@@ -285,8 +341,10 @@ class SharedPoolActor:
         for _, index, seconds in self._spans:
             busy[index] += seconds
             counts[index] += 1
+        names = {key: j.spec.name for key, j in self.judges.items()}
         actors = [PoolActor(index=a.index, host=a.place.get("host", ""), gpus=a.place.get("gpus", ""), slots=a.slots,
                             alive=a.alive, serving=list(a.serving), evaluations=counts[a.index],
+                            judges=sorted(names[k] for k in a.judges if k in names),
                             utilisation=min(1.0, busy[a.index] / (a.slots * window))) for a in self.actors]
         runs = [PoolRun(run_id=str(rid), spec=self.judges[self.runs[str(rid)].judge].spec.name, weight=s.weight,
                         share=s.share, seconds=s.seconds, evaluations=s.evaluations, queued=s.queued,

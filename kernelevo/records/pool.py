@@ -14,6 +14,7 @@ class PoolActor(BaseModel):
     slots: int = 1  # candidates it takes at once
     alive: bool = True  # False while Ray restarts it
     serving: list[str] = Field(default_factory=list)  # the run of each candidate it evaluates now
+    judges: list[str] = Field(default_factory=list)  # the specs whose judges are warm on it (one per judge)
     utilisation: float = 0.0  # slot-seconds busy over the window / (slots x window), 0..1
     evaluations: int = 0  # finished over the window
 

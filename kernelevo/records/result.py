@@ -70,6 +70,7 @@ class ErrorKind(StrEnum):
     NEEDS_GPU = "needs_gpu"  # a CUDA kernel on a machine without a GPU: checked and compiled, not run
     EVALUATOR_ERROR = "evaluator_error"
     RUN_STOPPED = "run_stopped"  # its run left the shared evaluator pool before the candidate was judged
+    POOL_LOST = "pool_lost"  # the shared evaluator pool died (or was stopped) before the candidate was judged
 
 
 class Timing(BaseModel):

@@ -88,3 +88,15 @@ class CountsPrepares(SimulatedEvaluatorActor):
         result = super().evaluate(spec, source, race, options)
         result.message = f"prepares {len(self.prepared)}"
         return result
+
+
+class DiesOnceCountsPrepares(CountsPrepares):
+    """Dies at the first candidate carrying '# die' whose '# flag:' file is missing (writing it first); reports in
+    each result how many judges its process was asked to prepare: a restarted actor's count starts again at 0."""
+
+    def evaluate(self, spec, source, race=None, options=None):  # type: ignore[no-untyped-def]
+        marked = [line.split(":", 1)[1].strip() for line in source.splitlines() if line.startswith("# flag:")]
+        if "# die" in source and marked and not Path(marked[0]).exists():
+            Path(marked[0]).write_text("died")
+            os._exit(1)
+        return super().evaluate(spec, source, race, options)

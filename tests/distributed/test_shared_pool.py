@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from faulty_actors import CountsPrepares, DiesOnMarker, Quick
+from faulty_actors import CountsPrepares, DiesOnceCountsPrepares, DiesOnMarker, Quick
 
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.shared_client import SharedEvaluatorPool, find_pool, read_snapshot, stop_shared_pool
@@ -217,3 +217,65 @@ def test_the_api_shows_the_pool(fresh_pool, gelu, db) -> None:
     assert runs["7"]["queued"] + runs["8"]["queued"] == during["queued"] > 0  # four in flight each, two slots
     assert {r for actor in during["actors"] for r in actor["serving"]} <= {"7", "8"}
     assert after["exists"] and after["runs"] == [] and after["judges"][0]["spec"] == gelu.name
+
+
+def test_a_restarted_actor_prepares_its_judges_again_before_its_next_candidate(fresh_pool, gelu, tmp_path) -> None:
+    a = shared(gelu, "a", actor_class=DiesOnceCountsPrepares, actors=1)
+    source = f"x = 1\n# die\n# flag: {tmp_path / 'died'}\n"
+
+    async def work():
+        await a.start()
+        before = read_snapshot()
+        ((_, retried),) = await a.evaluate(Candidate(id=1, source=source, operator="seed"))
+        after = read_snapshot()
+        ((_, next_one),) = await a.evaluate(Candidate(id=2, source="x = 2\n", operator="seed"))
+        await a.close()
+        return before, retried, after, next_one
+
+    before, retried, after, next_one = asyncio.run(work())
+    assert before.actors[0].judges == [gelu.name]
+    # the candidate whose actor died ran again on the restarted process, which had prepared the judge first
+    assert retried.ok and retried.message == "prepares 1" and after.requeued == 1
+    assert after.actors[0].alive and after.actors[0].judges == [gelu.name]
+    assert next_one.ok and next_one.message == "prepares 1"
+
+
+def test_a_run_outlives_its_pool_its_candidates_there_are_pool_lost_and_the_next_starts_a_new_one(fresh_pool,
+                                                                                                  gelu) -> None:
+    a = shared(gelu, "a")
+
+    async def work():
+        await a.start()
+        first = find_pool()
+        begin = time.monotonic()
+        busy = asyncio.create_task(keep_busy(a, begin + 7))  # the new pool starts its actors: 1 to 3 s here
+        await asyncio.sleep(1.0)
+        killed = time.monotonic()
+        stop_shared_pool()  # as `kernelevo pool stop --force` does, or a node lost
+        done = await busy
+        snapshot = read_snapshot()
+        again = find_pool()
+        await a.close()
+        return first, again, killed, done, snapshot
+
+    first, again, killed, done, snapshot = asyncio.run(work())
+    lost = [when for when, kind in done if kind == ErrorKind.POOL_LOST]
+    assert 1 <= len(lost) <= 4 and all(when >= killed for when in lost)  # those it held when it died, no more
+    assert finished_between(done, max(lost), max(lost) + 10) >= 8  # then a new pool judged the run's next ones
+    assert again is not None and again._actor_id != first._actor_id
+    assert [r.run_id for r in snapshot.runs] == ["a"] and snapshot.judges[0].prepared
+
+
+def test_a_run_the_pool_forgot_joins_again_and_its_candidate_is_judged(fresh_pool, gelu) -> None:
+    a = shared(gelu, "a")
+
+    async def work():
+        await a.start()
+        await find_pool().unregister.remote("a")  # as the pool drops a run whose driver was silent for 30 s
+        ((_, result),) = await a.evaluate(Candidate(id=1, source="x = 1\n", operator="seed"))
+        snapshot = read_snapshot()
+        await a.close()
+        return result, snapshot
+
+    result, snapshot = asyncio.run(work())
+    assert result.ok and [r.run_id for r in snapshot.runs] == ["a"]

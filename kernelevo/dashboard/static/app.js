@@ -10,11 +10,12 @@ const runs = view("./runs.js", "runsView"), submit = view("./submit.js", "submit
 const run = view("./run.js", "runView"), kernel = view("./kernel.js", "kernelView");
 const prompts = view("./prompts.js", "promptsView"), evaluations = view("./evaluations.js", "evaluationsView");
 const rejected = view("./rejected.js", "rejectedView"), kernels = view("./compare.js", "compareKernelsView");
-const twoRuns = view("./compare.js", "compareRunsView");
+const twoRuns = view("./compare.js", "compareRunsView"), pool = view("./pool.js", "poolView");
 
 const ROUTES = [
   [/^#?\/?$/, (root, m, page) => runs(root, page)],
   [/^#\/submit$/, (root, m, page) => submit(root, page)],
+  [/^#\/pool$/, (root, m, page) => pool(root, page)],
   [/^#\/runs\/(\d+)$/, (root, m, page) => run(root, Number(m[1]), page)],
   [/^#\/runs\/(\d+)\/prompts$/, (root, m) => prompts(root, Number(m[1]))],
   [/^#\/runs\/(\d+)\/evaluations(\?.*)?$/, (root, m, page) => evaluations(root, Number(m[1]), page)],
