@@ -221,13 +221,6 @@ class CandidatePublic(BaseModel):
     evaluations: list[StoredEvaluation]
 
 
-class TokenInfo(BaseModel):
-    id: int
-    name: str
-    created_at: UtcDatetime
-    revoked_at: UtcDatetime | None
-
-
 class Health(BaseModel):
     status: str
     version: str

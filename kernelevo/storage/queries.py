@@ -20,10 +20,8 @@ from kernelevo.storage.tables import (
     EliteRow,
     EvaluationRow,
     EventRow,
-    EvolutionRow,
     FailureRow,
     PromptRow,
-    RunRow,
 )
 
 
@@ -184,22 +182,3 @@ def operator_stats(session: Session, run_id: int) -> dict[str, dict[str, Any]]:
 
 def prompts_of(session: Session, run_id: int) -> list[PromptRow]:
     return list(session.scalars(select(PromptRow).where(PromptRow.run_id == run_id).order_by(PromptRow.number)))
-
-
-def evolutions_of(session: Session, run_id: int) -> list[EvolutionRow]:
-    return list(session.scalars(select(EvolutionRow).where(EvolutionRow.run_id == run_id).order_by(EvolutionRow.id)))
-
-
-def best_per_spec(session: Session, spec_id: int) -> dict[str, EliteRow]:
-    """The fastest elite of any run of the spec, per hardware type."""
-    best: dict[str, EliteRow] = {}
-    query = (select(EliteRow).join(RunRow, RunRow.id == EliteRow.run_id).where(RunRow.spec_id == spec_id)
-             .order_by(EliteRow.objective.desc()))
-    for elite in session.scalars(query):
-        best.setdefault(elite.hardware, elite)
-    return best
-
-
-def count_candidates(session: Session, run_id: int) -> int:
-    return int(session.scalar(select(func.count()).select_from(CandidateRow).where(CandidateRow.run_id == run_id))
-               or 0)
