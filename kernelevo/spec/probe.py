@@ -134,7 +134,7 @@ def _run_reference(problem: Problem, name: str, device: torch.device, seed: int,
     peak = torch.cuda.max_memory_allocated(device) - before if gpu else None
     second = problem.forward(model, name, inputs)
     for i, (a, b) in enumerate(zip(first, second, strict=True)):
-        if not equal(a, b, nan_equal=True):
+        if not equal(a, b, nan_equal=True) and not _repeats_within_noise(problem, a, b):
             diff = max_abs_difference(a, b) if a.shape == b.shape else float("nan")
             raise SpecError(
                 f"the reference is nondeterministic: two runs on the same inputs give different output[{i}] "
@@ -149,6 +149,22 @@ def _run_reference(problem: Problem, name: str, device: torch.device, seed: int,
         flops=int(counter.get_total_flops()) if counter is not None else 0,
         reference_peak_bytes=peak,
     )
+
+
+# A reference may repeat itself only to within rounding: torch's CPU ops pick their vector or
+# scalar path by how threads split the work, so two runs can differ by a few ulps. Such noise
+# is a tiny share of the spec's tolerance; dropout or random ops differ by the data itself.
+NOISE_SHARE_OF_TOLERANCE = 0.01
+
+
+def _repeats_within_noise(problem: Problem, a: torch.Tensor, b: torch.Tensor) -> bool:
+    from kernelevo.utils.tensors import within_tolerance
+
+    if not a.is_floating_point():
+        return False
+    atol, rtol = problem.spec.settings.tolerance(str(a.dtype).removeprefix("torch."))
+    share = NOISE_SHARE_OF_TOLERANCE
+    return within_tolerance(a, b, atol=atol * share, rtol=rtol * share)
 
 
 def _info(t: torch.Tensor) -> TensorInfo:

@@ -64,3 +64,17 @@ def max_abs_difference(a: torch.Tensor, b: torch.Tensor) -> float:
         diff = (x.double() - y.double()).abs()
         worst = max(worst, float(torch.nan_to_num(diff, nan=float("inf")).max())) if diff.numel() else worst
     return worst
+
+
+def within_tolerance(a: torch.Tensor, b: torch.Tensor, *, atol: float, rtol: float) -> bool:
+    """Every element of ``a`` within ``atol + rtol * |b|`` of ``b`` (NaNs must match in place)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    for _, (x, y) in chunks(a, b.to(a.device)):
+        if not (x.is_floating_point() or x.is_complex()):
+            if not torch.equal(x, y):
+                return False
+            continue
+        if not bool(torch.isclose(x, y, atol=atol, rtol=rtol, equal_nan=True).all()):
+            return False
+    return True

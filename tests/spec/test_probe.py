@@ -119,3 +119,23 @@ def test_hanging_spec_is_stopped() -> None:
     source = MODEL + "while True:\n    pass\n" + INPUTS
     with pytest.raises(SpecError, match="did not start"):
         check_spec(read_spec(source), device="cpu", timeout_s=3)
+
+
+def _drifting_spec(step: float) -> str:
+    # each call adds ``step`` more than the last: rounding noise when tiny, a real change when not
+    return ("import torch\nimport torch.nn as nn\nclass Model(nn.Module):\n"
+            "    calls = 0\n"
+            "    def forward(self, x):\n"
+            "        Model.calls += 1\n"
+            f"        return x + Model.calls * {step!r}\n"
+            "def get_inputs():\n    return [torch.randn(64)]\ndef get_init_inputs():\n    return []\n")
+
+
+def test_a_reference_that_repeats_to_within_rounding_is_accepted() -> None:
+    report = check_spec(read_spec(_drifting_spec(1e-8)), device="cpu")
+    assert report.variants
+
+
+def test_a_reference_that_drifts_by_a_share_of_the_tolerance_is_nondeterministic() -> None:
+    with pytest.raises(SpecError, match="nondeterministic"):
+        check_spec(read_spec(_drifting_spec(1e-5)), device="cpu")
