@@ -42,6 +42,8 @@ EXPECTED = {
     "max_dim1": ("reduce", ["columns"]),
     "mean_last": ("reduce", ["row", "persistent", "split"]),
     "amin_last2": ("reduce", ["row", "persistent", "split"]),
+    "amax_nan_rows": ("reduce", ["row", "persistent", "split"]),  # NaN propagates, as in torch.amax
+    "min_nan_dim1": ("reduce", ["columns"]),
     "softmax_rows": ("reduce", ["resident", "online"]),
     "log_softmax_rows": ("reduce", ["resident", "online"]),
 }
