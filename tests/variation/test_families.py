@@ -8,6 +8,7 @@ their statistics combine across chunks.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from kernelevo.spec import read_spec
 from kernelevo.spec.problem import Problem
 from kernelevo.variation import template
 from kernelevo.variation.families import FAMILIES, family_seeds, matching
+from kernelevo.variation.families.norm import NormFamily
 from kernelevo.variation.families.tracer import trace
 from kernelevo.variation.inductor_capture import Capture
 from kernelevo.variation.op_graph import OpGraph, trace_graph
@@ -31,13 +33,13 @@ SUITE = HERE.parent.parent / "benchmarks" / "suite"
 
 # spec -> (family, its variants)
 EXPECTED = {
-    "layernorm": ("norm", ["resident", "looped", "split"]),
-    "groupnorm": ("norm", ["resident", "looped", "split"]),
-    "batchnorm2d": ("norm", ["looped", "split"]),
-    "instancenorm2d": ("norm", ["resident", "looped", "split"]),
+    "layernorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "groupnorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "batchnorm2d": ("norm", ["looped", "split", "l2"]),
+    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2"]),
     "rmsnorm_dim1": ("norm", ["columns"]),
-    "l1norm_rows": ("norm", ["resident", "looped", "split"]),
-    "l2norm_rows": ("norm", ["resident", "looped", "split"]),
+    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
+    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
     "sum_dim1": ("reduce", ["columns"]),
     "max_dim1": ("reduce", ["columns"]),
     "mean_last": ("reduce", ["row", "persistent", "split"]),
@@ -88,6 +90,23 @@ def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str
     with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
         results = {seed: ev.evaluate(source) for seed, source in mutants}
     assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
+
+
+@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d"])
+def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
+    """L2_CHUNK_KIB at 1: every row (BatchNorm: channel, its segments apart) gets launches of its own."""
+    source = dict(_seeds(name))[f"{name}-family-norm-l2"]
+    assert "L2_CHUNK_KIB = 24576" in source
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+        result = ev.evaluate(source.replace("L2_CHUNK_KIB = 24576", "L2_CHUNK_KIB = 1"))
+    assert result.correct, (result.error, result.message)
+
+
+def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
+    plan = NormFamily().match(_graph(SPECS / "layernorm.py"))
+    assert plan is not None
+    huge = dataclasses.replace(plan, shape=(2, 4096, 4096))  # rows of 64 MiB
+    assert [s.variant for s in NormFamily().seeds(huge, _graph(SPECS / "layernorm.py"))] == ["looped", "split"]
 
 
 @pytest.mark.parametrize(("spec", "family"), [
