@@ -46,6 +46,12 @@ EXPECTED = {
     "amin_last2": ("reduce", ["row", "persistent", "split"]),
     "amax_nan_rows": ("reduce", ["row", "persistent", "split"]),  # NaN propagates, as in torch.amax
     "min_nan_dim1": ("reduce", ["columns"]),
+    "mse_loss": ("losses", ["persistent", "tiles"]),
+    "huber_loss": ("losses", ["persistent", "tiles"]),
+    "hinge_loss": ("losses", ["persistent", "tiles"]),  # a label per row
+    "kl_div_loss": ("losses", ["persistent", "tiles"]),  # batchmean: divided by the inputs' first dim
+    "cosine_similarity_loss": ("losses", ["persistent", "tiles"]),  # per-row norms read again per element
+    "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
     "softmax_rows": ("reduce", ["resident", "online"]),
     "log_softmax_rows": ("reduce", ["resident", "online"]),
 }
@@ -114,6 +120,8 @@ def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
     ("rmsnorm_dim1", "norm"), ("l1norm_rows", "norm"), ("l2norm_rows", "norm"), ("frobenius_norm", "norm"),
     ("softmax_rows", "reduce"), ("log_softmax_rows", "reduce"), ("sum_dim1", "reduce"), ("mean_last", "reduce"),
     ("max_dim1", "reduce"), ("min_dim1_short", "reduce"),
+    ("mse_loss", "losses"), ("huber_loss", "losses"), ("hinge_loss", "losses"), ("kl_div_loss", "losses"),
+    ("cosine_similarity_loss", "losses"), ("triplet_margin_loss", "losses"),
 ])
 def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == [family]
@@ -127,7 +135,8 @@ def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None
     "gemm_groupnorm_swish_multiply_swish",
     "argmax_dim1",  # indices, not values
     "prod_dim1",
-    "cross_entropy",
+    "cross_entropy",  # a gather by integer labels
+    "conv2d_gelu_globalavgpool",  # a mean over some dims after a convolution
     "cumsum_rows",
 ])
 def test_graphs_the_families_do_not_compute_match_nothing(spec: str) -> None:
@@ -139,6 +148,13 @@ def test_a_norm_with_an_affine_layout_the_family_does_not_take_matches_nothing()
     assert matching(_graph(SPECS / "unmatched" / "rmsnorm_weighted.py")) == []
     assert matching(_graph(SPECS / "unmatched" / "layernorm_weight_input.py")) == []
     assert matching(_graph(HERE / "row_epilogue_specs" / "linear_softmax.py")) == []  # softmax of a GEMM's output
+
+
+def test_a_loss_divided_by_an_input_dim_reads_it_at_run_time() -> None:
+    """KL's batchmean divides by a size that follows the inputs, not a literal of the traced variant."""
+    graph = _graph(SPECS / "kl_div_loss.py")
+    assert graph.follows == {"div:1": "input[0].shape[0]"}
+    assert all("/ inputs[0].shape[0]" in source for _, source in family_seeds("kl", graph).seeds)
 
 
 def test_a_capture_without_a_graph_matches_nothing() -> None:

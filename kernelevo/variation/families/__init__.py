@@ -4,7 +4,9 @@ graph matches them (never by a spec's name), then tuned by the template operator
 - :mod:`~kernelevo.variation.families.norm`: layer, group, batch (training), instance, RMS, L1 and L2
   normalizations (resident, looped, split statistics, columns);
 - :mod:`~kernelevo.variation.families.reduce`: sum, mean, max, min over rows or a middle run of dims,
-  softmax and log-softmax over rows (row, persistent, split, columns; resident and online softmax).
+  softmax and log-softmax over rows (row, persistent, split, columns; resident and online softmax);
+- :mod:`~kernelevo.variation.families.losses`: an elementwise expression, per-row reductions of it and a
+  mean or sum of everything, in one pass over the inputs (persistent, tiles).
 
 :func:`family_seeds` asks every family of :data:`FAMILIES` about a graph
 (:mod:`~kernelevo.variation.op_graph`): each that matches writes one seed per variant, named
@@ -17,13 +19,14 @@ import logging
 from dataclasses import dataclass, field
 
 from kernelevo.variation.families.family import Family, FamilyError, FamilySeed
+from kernelevo.variation.families.losses import LossFamily
 from kernelevo.variation.families.norm import NormFamily
 from kernelevo.variation.families.reduce import ReduceFamily
 from kernelevo.variation.op_graph import GraphError, OpGraph, OpNode
 
 log = logging.getLogger(__name__)
 
-FAMILIES: tuple[Family, ...] = (NormFamily(), ReduceFamily())
+FAMILIES: tuple[Family, ...] = (NormFamily(), ReduceFamily(), LossFamily())
 
 
 @dataclass
