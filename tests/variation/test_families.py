@@ -52,6 +52,10 @@ EXPECTED = {
     "kl_div_loss": ("losses", ["persistent", "tiles"]),  # batchmean: divided by the inputs' first dim
     "cosine_similarity_loss": ("losses", ["persistent", "tiles"]),  # per-row norms read again per element
     "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
+    "maxpool1d": ("pool", ["tiles"]),  # a 2-D pool between unsqueeze and squeeze
+    "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
+    "maxpool3d": ("pool", ["tiles"]),
+    "avgpool2d": ("pool", ["tiles", "blocked"]),  # windows side by side, their size from init
     "softmax_rows": ("reduce", ["resident", "online"]),
     "log_softmax_rows": ("reduce", ["resident", "online"]),
 }
@@ -122,6 +126,7 @@ def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
     ("max_dim1", "reduce"), ("min_dim1_short", "reduce"),
     ("mse_loss", "losses"), ("huber_loss", "losses"), ("hinge_loss", "losses"), ("kl_div_loss", "losses"),
     ("cosine_similarity_loss", "losses"), ("triplet_margin_loss", "losses"),
+    ("maxpool1d", "pool"), ("maxpool2d", "pool"), ("maxpool3d", "pool"), ("avgpool2d", "pool"),
 ])
 def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == [family]
