@@ -56,6 +56,10 @@ EXPECTED = {
     "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
     "maxpool3d": ("pool", ["tiles"]),
     "avgpool2d": ("pool", ["tiles", "blocked"]),  # windows side by side, their size from init
+    "cumsum_rows": ("scan", ["rows", "chunked"]),
+    "cumprod_rows": ("scan", ["rows", "chunked"]),
+    "cumsum_reverse": ("scan", ["rows", "chunked"]),  # flips folded into the walk
+    "masked_cumsum": ("scan", ["rows", "chunked"]),  # times a bool mask
     "softmax_rows": ("reduce", ["resident", "online"]),
     "log_softmax_rows": ("reduce", ["resident", "online"]),
 }
@@ -86,10 +90,11 @@ def test_family_seeds_pass_the_static_checks_and_have_tunables(name: str) -> Non
         tunables = template.find_tunables(source)
         assert tunables, seed
         # the kernels' modes are lower-case constexprs: never tuned (they choose what is computed)
-        assert not {t.name for t in tunables} & {"stat", "affine", "has_bias", "op", "kind"}, seed
+        assert not {t.name for t in tunables} & {"stat", "affine", "has_bias", "op", "kind", "masked", "reverse"}, seed
 
 
-@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d", "mean_last", "softmax_rows", "sum_dim1"])
+@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d", "mean_last", "softmax_rows", "sum_dim1", "hinge_loss",
+                                  "cosine_similarity_loss", "maxpool2d", "avgpool2d", "cumsum_reverse"])
 def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str) -> None:
     """Blocks, warps and program counts moved together several steps away: the masks keep the result."""
     rng = random.Random(7)
@@ -127,6 +132,7 @@ def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
     ("mse_loss", "losses"), ("huber_loss", "losses"), ("hinge_loss", "losses"), ("kl_div_loss", "losses"),
     ("cosine_similarity_loss", "losses"), ("triplet_margin_loss", "losses"),
     ("maxpool1d", "pool"), ("maxpool2d", "pool"), ("maxpool3d", "pool"), ("avgpool2d", "pool"),
+    ("cumsum_rows", "scan"), ("cumprod_rows", "scan"), ("cumsum_reverse", "scan"), ("masked_cumsum", "scan"),
 ])
 def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == [family]
@@ -142,7 +148,6 @@ def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None
     "prod_dim1",
     "cross_entropy",  # a gather by integer labels
     "conv2d_gelu_globalavgpool",  # a mean over some dims after a convolution
-    "cumsum_rows",
 ])
 def test_graphs_the_families_do_not_compute_match_nothing(spec: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == []
