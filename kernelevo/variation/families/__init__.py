@@ -6,7 +6,7 @@ graph matches them (never by a spec's name), then tuned by the template operator
 - :mod:`~kernelevo.variation.families.reduce`: sum, mean, max, min over rows or a middle run of dims,
   softmax and log-softmax over rows (row, persistent, split, columns; resident and online softmax);
 - :mod:`~kernelevo.variation.families.losses`: an elementwise expression, per-row reductions of it and a
-  mean or sum of everything, in one pass over the inputs (persistent, tiles);
+  mean or sum of everything, and cross-entropy, in one pass over the inputs (persistent, tiles);
 - :mod:`~kernelevo.variation.families.pool`: max and average pooling over 1, 2 or 3 dims, each output tile
   from one read of its inputs (tiles, blocked);
 - :mod:`~kernelevo.variation.families.scan`: cumulative sums and products along rows, reversed or masked

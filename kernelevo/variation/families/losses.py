@@ -12,7 +12,8 @@ at most a multiplication or division by a number (or by an input's dim: KL's bat
   norms, then the sum of the normalized products; triplet margin: two distances per row).
 
 MSE, Huber (smooth L1), hinge, KL divergence, cosine-similarity and triplet-margin losses have these
-graphs. Cross-entropy (a gather by integer labels) does not.
+graphs. Cross-entropy (a gather by integer labels) is matched and written apart:
+:mod:`kernelevo.variation.families.cross_entropy`.
 
 Why it is faster (bytes moved): the inputs are read once, 4N bytes each, and nothing of size N is
 written, where an unfused graph writes and re-reads every intermediate. The reduction is two-stage
@@ -36,6 +37,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from kernelevo.variation.families import cross_entropy
 from kernelevo.variation.families.family import FamilyError, FamilySeed, candidate, only_calls, single_output
 from kernelevo.variation.op_graph import OpGraph, OpNode, is_ref
 
@@ -83,17 +85,22 @@ class LossPlan:
 class LossFamily:
     name = "losses"
 
-    def match(self, graph: OpGraph) -> LossPlan | None:
+    def match(self, graph: OpGraph) -> LossPlan | cross_entropy.CrossEntropyPlan | None:
         out = single_output(graph)
         if out is None or out.shape != []:
             return None
+        xent = cross_entropy.match(graph, out)
+        if xent is not None:
+            return xent[0] if only_calls(graph, xent[1]) else None
         try:
             plan, matched = _Compiler(graph).loss(out)
         except _NoMatch:
             return None
         return plan if only_calls(graph, matched) else None
 
-    def seeds(self, plan: LossPlan, graph: OpGraph) -> list[FamilySeed]:
+    def seeds(self, plan: LossPlan | cross_entropy.CrossEntropyPlan, graph: OpGraph) -> list[FamilySeed]:
+        if isinstance(plan, cross_entropy.CrossEntropyPlan):
+            return [FamilySeed(v, cross_entropy.source(plan, graph, v)) for v in ("persistent", "tiles")]
         if not plan.shape or plan.shape[-1] == 0:
             raise FamilyError("the loss's elements have no last dimension to tile")
         return [FamilySeed(v, _source(plan, graph, v)) for v in ("persistent", "tiles")]
