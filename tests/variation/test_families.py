@@ -160,6 +160,11 @@ def test_a_norm_with_an_affine_layout_the_family_does_not_take_matches_nothing()
     assert matching(_graph(HERE / "row_epilogue_specs" / "linear_softmax.py")) == []  # softmax of a GEMM's output
 
 
+@pytest.mark.parametrize("spec", ["maxpool2d_ceil", "cumsum_dim0", "loss_weighted_sin", "mse_no_reduction"])
+def test_pools_scans_and_losses_the_families_do_not_write_match_nothing(spec: str) -> None:
+    assert matching(_graph(SPECS / "unmatched" / f"{spec}.py")) == []
+
+
 def test_a_loss_divided_by_an_input_dim_reads_it_at_run_time() -> None:
     """KL's batchmean divides by a size that follows the inputs, not a literal of the traced variant."""
     graph = _graph(SPECS / "kl_div_loss.py")
