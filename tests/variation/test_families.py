@@ -53,6 +53,7 @@ EXPECTED = {
     "cosine_similarity_loss": ("losses", ["persistent", "tiles"]),  # per-row norms read again per element
     "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
     "cross_entropy": ("losses", ["persistent", "tiles"]),  # a gather by labels, one of them ignored
+    "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
     "maxpool1d": ("pool", ["tiles"]),  # a 2-D pool between unsqueeze and squeeze
     "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
     "maxpool3d": ("pool", ["tiles"]),

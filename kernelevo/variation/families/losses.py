@@ -35,6 +35,7 @@ launch settings the tunables.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from kernelevo.variation.families import cross_entropy
@@ -284,10 +285,12 @@ def _loads(plan: LossPlan, expr: str, pad: str) -> list[str]:
     """The loads of the per-element inputs ``expr`` reads, in a tile [BLOCK_M, BLOCK_D]."""
     lines = []
     for i, kind in sorted(plan.inputs.items()):
-        if kind == "elem" and f"in{i}" in expr:
+        if not re.search(rf"\bin{i}\b", expr):
+            continue
+        if kind == "elem":
             lines.append(f"{pad}in{i} = tl.load(IN{i} + base[:, None] + d[None, :], mask=mask, other=1.0)"
                          ".to(tl.float32)")
-        elif kind == "col" and f"in{i}" in expr:
+        elif kind == "col":
             lines.append(f"{pad}in{i} = tl.load(IN{i} + d[None, :], mask=(d < D)[None, :], other=1.0)"
                          ".to(tl.float32)")
     return lines
@@ -331,8 +334,6 @@ def _kernel(plan: LossPlan) -> str:
 
 def _rows_broadcast(expr: str, plan: LossPlan) -> str:
     """``expr`` with its per-row values (inputs and reductions) broadcast over the tile's columns."""
-    import re
-
     row_names = [f"in{i}" for i, k in plan.inputs.items() if k == "row"]
     row_names += [n for stage in plan.stages for n, _, _ in stage]
     if not row_names:
