@@ -7,8 +7,9 @@ device (nothing is allocated, so KernelBench's sizes cost nothing) into aten ops
 and keeps a compact :class:`OpGraph`: each node's aten target, its arguments (other nodes as
 ``{"node": name}``, numbers, lists, None), its output's shape and dtype. An integer argument that
 differs between variants is named in :attr:`OpGraph.follows` with the ``get_init_inputs()`` value it
-equals (``"init[0]"``: GroupNorm's groups), or with ``""`` where it follows none (a size the inputs
-set). The families (:mod:`kernelevo.variation.families`) read nothing else of the spec.
+equals (``"init[0]"``: GroupNorm's groups), else with the dim of an input it equals in every variant
+(``"input[0].shape[0]"``: KL divergence's batchmean), or with ``""`` where it follows none. The
+families (:mod:`kernelevo.variation.families`) read nothing else of the spec.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class OpNode:
 class OpGraph:
     nodes: list[OpNode]
     variant: str  # the variant whose shapes and constants the nodes hold
-    follows: dict[str, str] = field(default_factory=dict)  # "node:arg" of a varying int -> "init[0]" or ""
+    # "node:arg" of a varying int -> "init[0]", "input[0].shape[1]" or ""
+    follows: dict[str, str] = field(default_factory=dict)
     # parameter/buffer name -> shape, a dim that differs between variants as the init value it follows ("init[0]")
     state: dict[str, list[int | str]] = field(default_factory=dict)
     buffers: list[str] = field(default_factory=list)  # the names in ``state`` that are buffers
@@ -179,6 +181,13 @@ def _constants(nodes: list[OpNode]) -> dict[str, Any]:
     return found
 
 
+def _input_dims(nodes: list[OpNode]) -> dict[str, int]:
+    """"input[i].shape[d]" -> that dim of forward's i-th input (a size an argument may follow: KL
+    divergence's batchmean divides by the batch)."""
+    return {f"input[{n.index}].shape[{d}]": size for n in nodes if n.kind == "input" and n.shape is not None
+            for d, size in enumerate(n.shape)}
+
+
 def trace_graph(problem: Problem) -> OpGraph:
     """The reference's aten graph at the default variant's sizes, each varying integer argument named
     by the ``get_init_inputs()`` value it follows; :class:`GraphError` where the variants trace to
@@ -205,13 +214,15 @@ def trace_graph(problem: Problem) -> OpGraph:
         raise GraphError("the variants trace to different graphs")
     constants = {v: _constants(t) for v, t in traced.items()}
     inits = {v: dict(init_paths(problem.init_inputs(v))) for v in names}
+    dims = {v: _input_dims(t) for v, t in traced.items()}
     follows: dict[str, str] = {}
     for key in constants[first]:
         values = {v: constants[v].get(key) for v in names}
         if len(set(values.values())) == 1:
             continue
         follows[key] = next((path for path in inits[first]
-                             if all(inits[v].get(path) == values[v] for v in names)), "")
+                             if all(inits[v].get(path) == values[v] for v in names)), "") \
+            or next((path for path in dims[first] if all(dims[v].get(path) == values[v] for v in names)), "")
     model = problem.model(first, 0, torch.device("meta"))
     return OpGraph(nodes, first, follows, state, [n for n, _ in model.named_buffers()])
 

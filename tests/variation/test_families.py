@@ -8,6 +8,7 @@ their statistics combine across chunks.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from kernelevo.spec import read_spec
 from kernelevo.spec.problem import Problem
 from kernelevo.variation import template
 from kernelevo.variation.families import FAMILIES, family_seeds, matching
+from kernelevo.variation.families.norm import NormFamily
 from kernelevo.variation.families.tracer import trace
 from kernelevo.variation.inductor_capture import Capture
 from kernelevo.variation.op_graph import OpGraph, trace_graph
@@ -31,17 +33,35 @@ SUITE = HERE.parent.parent / "benchmarks" / "suite"
 
 # spec -> (family, its variants)
 EXPECTED = {
-    "layernorm": ("norm", ["resident", "looped", "split"]),
-    "groupnorm": ("norm", ["resident", "looped", "split"]),
-    "batchnorm2d": ("norm", ["looped", "split"]),
-    "instancenorm2d": ("norm", ["resident", "looped", "split"]),
+    "layernorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "groupnorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "batchnorm2d": ("norm", ["looped", "split", "l2"]),
+    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2"]),
     "rmsnorm_dim1": ("norm", ["columns"]),
-    "l1norm_rows": ("norm", ["resident", "looped", "split"]),
-    "l2norm_rows": ("norm", ["resident", "looped", "split"]),
+    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
+    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
     "sum_dim1": ("reduce", ["columns"]),
     "max_dim1": ("reduce", ["columns"]),
     "mean_last": ("reduce", ["row", "persistent", "split"]),
     "amin_last2": ("reduce", ["row", "persistent", "split"]),
+    "amax_nan_rows": ("reduce", ["row", "persistent", "split"]),  # NaN propagates, as in torch.amax
+    "min_nan_dim1": ("reduce", ["columns"]),
+    "mse_loss": ("losses", ["persistent", "tiles"]),
+    "huber_loss": ("losses", ["persistent", "tiles"]),
+    "hinge_loss": ("losses", ["persistent", "tiles"]),  # a label per row
+    "kl_div_loss": ("losses", ["persistent", "tiles"]),  # batchmean: divided by the inputs' first dim
+    "cosine_similarity_loss": ("losses", ["persistent", "tiles"]),  # per-row norms read again per element
+    "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
+    "cross_entropy": ("losses", ["persistent", "tiles"]),  # a gather by labels, one of them ignored
+    "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
+    "maxpool1d": ("pool", ["tiles"]),  # a 2-D pool between unsqueeze and squeeze
+    "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
+    "maxpool3d": ("pool", ["tiles"]),
+    "avgpool2d": ("pool", ["tiles", "blocked"]),  # windows side by side, their size from init
+    "cumsum_rows": ("scan", ["rows", "chunked"]),
+    "cumprod_rows": ("scan", ["rows", "chunked"]),
+    "cumsum_reverse": ("scan", ["rows", "chunked"]),  # flips folded into the walk
+    "masked_cumsum": ("scan", ["rows", "chunked"]),  # times a bool mask
     "softmax_rows": ("reduce", ["resident", "online"]),
     "log_softmax_rows": ("reduce", ["resident", "online"]),
 }
@@ -72,10 +92,11 @@ def test_family_seeds_pass_the_static_checks_and_have_tunables(name: str) -> Non
         tunables = template.find_tunables(source)
         assert tunables, seed
         # the kernels' modes are lower-case constexprs: never tuned (they choose what is computed)
-        assert not {t.name for t in tunables} & {"stat", "affine", "has_bias", "op", "kind"}, seed
+        assert not {t.name for t in tunables} & {"stat", "affine", "has_bias", "op", "kind", "masked", "reverse"}, seed
 
 
-@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d", "mean_last", "softmax_rows", "sum_dim1"])
+@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d", "mean_last", "softmax_rows", "sum_dim1", "hinge_loss",
+                                  "cosine_similarity_loss", "maxpool2d", "avgpool2d", "cumsum_reverse"])
 def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str) -> None:
     """Blocks, warps and program counts moved together several steps away: the masks keep the result."""
     rng = random.Random(7)
@@ -88,11 +109,32 @@ def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str
     assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
 
 
+@pytest.mark.parametrize("name", ["layernorm", "batchnorm2d"])
+def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
+    """L2_CHUNK_KIB at 1: every row (BatchNorm: channel, its segments apart) gets launches of its own."""
+    source = dict(_seeds(name))[f"{name}-family-norm-l2"]
+    assert "L2_CHUNK_KIB = 24576" in source
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+        result = ev.evaluate(source.replace("L2_CHUNK_KIB = 24576", "L2_CHUNK_KIB = 1"))
+    assert result.correct, (result.error, result.message)
+
+
+def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
+    plan = NormFamily().match(_graph(SPECS / "layernorm.py"))
+    assert plan is not None
+    huge = dataclasses.replace(plan, shape=(2, 4096, 4096))  # rows of 64 MiB
+    assert [s.variant for s in NormFamily().seeds(huge, _graph(SPECS / "layernorm.py"))] == ["looped", "split"]
+
+
 @pytest.mark.parametrize(("spec", "family"), [
     ("layernorm", "norm"), ("groupnorm", "norm"), ("batchnorm2d", "norm"), ("instancenorm2d", "norm"),
     ("rmsnorm_dim1", "norm"), ("l1norm_rows", "norm"), ("l2norm_rows", "norm"), ("frobenius_norm", "norm"),
     ("softmax_rows", "reduce"), ("log_softmax_rows", "reduce"), ("sum_dim1", "reduce"), ("mean_last", "reduce"),
     ("max_dim1", "reduce"), ("min_dim1_short", "reduce"),
+    ("mse_loss", "losses"), ("huber_loss", "losses"), ("hinge_loss", "losses"), ("kl_div_loss", "losses"),
+    ("cosine_similarity_loss", "losses"), ("triplet_margin_loss", "losses"), ("cross_entropy", "losses"),
+    ("maxpool1d", "pool"), ("maxpool2d", "pool"), ("maxpool3d", "pool"), ("avgpool2d", "pool"),
+    ("cumsum_rows", "scan"), ("cumprod_rows", "scan"), ("cumsum_reverse", "scan"), ("masked_cumsum", "scan"),
 ])
 def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == [family]
@@ -106,8 +148,7 @@ def test_suite_specs_match_their_family_by_graph(spec: str, family: str) -> None
     "gemm_groupnorm_swish_multiply_swish",
     "argmax_dim1",  # indices, not values
     "prod_dim1",
-    "cross_entropy",
-    "cumsum_rows",
+    "conv2d_gelu_globalavgpool",  # a mean over some dims after a convolution
 ])
 def test_graphs_the_families_do_not_compute_match_nothing(spec: str) -> None:
     assert matching(_graph(SUITE / f"{spec}.py")) == []
@@ -118,6 +159,18 @@ def test_a_norm_with_an_affine_layout_the_family_does_not_take_matches_nothing()
     assert matching(_graph(SPECS / "unmatched" / "rmsnorm_weighted.py")) == []
     assert matching(_graph(SPECS / "unmatched" / "layernorm_weight_input.py")) == []
     assert matching(_graph(HERE / "row_epilogue_specs" / "linear_softmax.py")) == []  # softmax of a GEMM's output
+
+
+@pytest.mark.parametrize("spec", ["maxpool2d_ceil", "cumsum_dim0", "loss_weighted_sin", "mse_no_reduction"])
+def test_pools_scans_and_losses_the_families_do_not_write_match_nothing(spec: str) -> None:
+    assert matching(_graph(SPECS / "unmatched" / f"{spec}.py")) == []
+
+
+def test_a_loss_divided_by_an_input_dim_reads_it_at_run_time() -> None:
+    """KL's batchmean divides by a size that follows the inputs, not a literal of the traced variant."""
+    graph = _graph(SPECS / "kl_div_loss.py")
+    assert graph.follows == {"div:1": "input[0].shape[0]"}
+    assert all("/ inputs[0].shape[0]" in source for _, source in family_seeds("kl", graph).seeds)
 
 
 def test_a_capture_without_a_graph_matches_nothing() -> None:
@@ -152,7 +205,9 @@ def test_a_family_that_fails_is_skipped_with_its_reason(monkeypatch: pytest.Monk
 
 GPU_SPECS = ["layernorm", "groupnorm", "batchnorm2d", "instancenorm2d", "rmsnorm_dim1", "l1norm_rows",
              "l2norm_rows", "frobenius_norm", "softmax_rows", "log_softmax_rows", "sum_dim1", "mean_last", "max_dim1",
-             "min_dim1_short"]
+             "min_dim1_short", "mse_loss", "huber_loss", "hinge_loss", "kl_div_loss", "cosine_similarity_loss",
+             "triplet_margin_loss", "cross_entropy", "maxpool1d", "maxpool2d", "maxpool3d", "avgpool2d", "cumsum_rows",
+             "cumprod_rows", "cumsum_reverse", "masked_cumsum"]
 
 
 @pytest.mark.gpu

@@ -4,7 +4,13 @@ graph matches them (never by a spec's name), then tuned by the template operator
 - :mod:`~kernelevo.variation.families.norm`: layer, group, batch (training), instance, RMS, L1 and L2
   normalizations (resident, looped, split statistics, columns);
 - :mod:`~kernelevo.variation.families.reduce`: sum, mean, max, min over rows or a middle run of dims,
-  softmax and log-softmax over rows (row, persistent, split, columns; resident and online softmax).
+  softmax and log-softmax over rows (row, persistent, split, columns; resident and online softmax);
+- :mod:`~kernelevo.variation.families.losses`: an elementwise expression, per-row reductions of it and a
+  mean or sum of everything, and cross-entropy, in one pass over the inputs (persistent, tiles);
+- :mod:`~kernelevo.variation.families.pool`: max and average pooling over 1, 2 or 3 dims, each output tile
+  from one read of its inputs (tiles, blocked);
+- :mod:`~kernelevo.variation.families.scan`: cumulative sums and products along rows, reversed or masked
+  (rows, chunked).
 
 :func:`family_seeds` asks every family of :data:`FAMILIES` about a graph
 (:mod:`~kernelevo.variation.op_graph`): each that matches writes one seed per variant, named
@@ -17,13 +23,16 @@ import logging
 from dataclasses import dataclass, field
 
 from kernelevo.variation.families.family import Family, FamilyError, FamilySeed
+from kernelevo.variation.families.losses import LossFamily
 from kernelevo.variation.families.norm import NormFamily
+from kernelevo.variation.families.pool import PoolFamily
 from kernelevo.variation.families.reduce import ReduceFamily
+from kernelevo.variation.families.scan import ScanFamily
 from kernelevo.variation.op_graph import GraphError, OpGraph, OpNode
 
 log = logging.getLogger(__name__)
 
-FAMILIES: tuple[Family, ...] = (NormFamily(), ReduceFamily())
+FAMILIES: tuple[Family, ...] = (NormFamily(), ReduceFamily(), LossFamily(), PoolFamily(), ScanFamily())
 
 
 @dataclass

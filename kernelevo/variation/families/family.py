@@ -56,8 +56,9 @@ def single_output(graph: OpGraph) -> OpNode | None:
 
 
 def only_calls(graph: OpGraph, matched: set[str]) -> bool:
-    """Whether every call that reaches the output is in ``matched`` and every other one is a side
-    call that computes nothing the reference returns (see ``_SIDE_TARGETS``)."""
+    """Whether every call that reaches the output is in ``matched`` and every other one is matched too
+    (a max pool's indices, squeezed) or a side call that computes nothing the reference returns (see
+    ``_SIDE_TARGETS``)."""
     reach: set[str] = set()
     todo = [a["node"] for a in graph.outputs() if isinstance(a, dict)]
     while todo:
@@ -69,7 +70,7 @@ def only_calls(graph: OpGraph, matched: set[str]) -> bool:
         if node.name in reach:
             if node.name not in matched:
                 return False
-        elif node.target not in _SIDE_TARGETS and not _buffer_update(graph, node):
+        elif node.name not in matched and node.target not in _SIDE_TARGETS and not _buffer_update(graph, node):
             return False
     return True
 

@@ -24,6 +24,14 @@ than a few programs leaves most of the GPU idle. The structures written here:
   row's statistics from many programs (one chunk each, combined with Chan's formula in a second,
   tiny pass), then every chunk normalized by its own program: all SMs busy at 8N read + 4N written,
   where one program per row would leave the GPU to 16 programs;
+- ``l2`` (split's rows, where a row fits in half an H100's L2): the same three kernels launched chunk
+  of rows by chunk of rows (L2_CHUNK_KIB of input each, tunable), so that a chunk's normalization
+  re-reads what its statistics read a few microseconds before, from L2: DRAM sees 4N read + 4N
+  written (the copy floor, where split's 8N + 4N caps it at 2/3), for three launches per chunk
+  (LayerNorm's 16 rows of 16 MiB: 48 launches, a microsecond or two of gap each). It is correct under
+  any schedule: the launches of a stream run in order, and L2 residency decides only the speed. (A
+  single persistent kernel that normalizes group g while reducing g + 1 would need every program
+  to wait for g's statistics: a grid-wide barrier Triton does not have);
 - ``columns`` (a middle dimension, RMSNorm over channels): a tile of neighbouring columns per
   program, so that each load is coalesced although the reduced elements lie H*W apart.
 
@@ -42,6 +50,10 @@ from kernelevo.variation.inductor_host import state_path
 from kernelevo.variation.op_graph import OpGraph, OpNode
 
 RESIDENT_LIMIT = 16384  # elements of a row one program holds in registers (fp32: 64 KB over up to 16 warps)
+# the ``l2`` variant: a row (group, channel) is offered it where it fits in half the L2 of an H100 (50 MiB; an
+# H200 has 60), the other half for the output it writes; L2_CHUNK_KIB (tunable) is its chunk's input, 24 MiB
+L2_BYTES = 50 << 20
+L2_CHUNK_KIB = 24576
 _STATS = {"meanvar": 0, "rms": 1, "l1": 2, "l2": 3}
 _BATCH_NORMS = ("aten.native_batch_norm.default", "aten._native_batch_norm_legit.default")
 
@@ -97,6 +109,8 @@ class NormFamily:
                     "columns": ["columns"]}[plan.layout]
         if plan.layout == "rows" and plan.row_size > RESIDENT_LIMIT:
             variants.remove("resident")
+        if "split" in variants and plan.row_size * 4 <= L2_BYTES // 2:  # fp32 bytes (half types: within too)
+            variants.append("l2")
         return [FamilySeed(v, _source(plan, graph, v)) for v in variants]
 
 
@@ -325,21 +339,37 @@ def _source(plan: NormPlan, graph: OpGraph, variant: str) -> str:
     elif variant == "looped":
         lines.append(looped)
     else:
-        lines += ["stats_block = 4096", "apply_block = 2048",
-                  "chunks = triton.cdiv(inner, stats_block)",
-                  "parts = segs * chunks",
-                  "p_n, p_mean, p_m2 = (torch.empty((m, parts), device=x.device, dtype=torch.float32) "
-                  "for _ in range(3))",
-                  "shift, scale = (torch.empty((m,), device=x.device, dtype=torch.float32) for _ in range(2))",
-                  f"_kev_norm_partial[(m, parts)](x, p_n, p_mean, p_m2, inner, row_stride, seg_stride, chunks, "
-                  f"stat={stat}, BLOCK=stats_block, num_warps=8)",
-                  f"_kev_norm_finish[(m,)](p_n, p_mean, p_m2, shift, scale, parts, {plan.eps!r}, stat={stat}, "
-                  "BLOCK_P=256, num_warps=4)",
-                  "apply_chunks = triton.cdiv(inner, apply_block)",
-                  f"_kev_norm_apply[(m, segs * apply_chunks)](x, y, {common}, shift, scale, inner, row_stride, "
-                  f"seg_stride, apply_chunks, g, cpg, hwa, {flags}, BLOCK=apply_block, num_warps=4)"]
+        lines += _split_lines(plan, stat, common, flags, l2=variant == "l2")
     lines.append("return y")
     return _module(plan, graph, variant, init, lines)
+
+
+def _split_lines(plan: NormPlan, stat: int, common: str, flags: str, *, l2: bool) -> list[str]:
+    """Split statistics, then the normalization: over every row at once, or (``l2``) chunk of rows by chunk
+    of rows, each chunk's three launches back to back so that its normalization re-reads it from L2."""
+    lines = ["stats_block = 4096", "apply_block = 2048",
+             "chunks = triton.cdiv(inner, stats_block)",
+             "parts = segs * chunks",
+             "p_n, p_mean, p_m2 = (torch.empty((m, parts), device=x.device, dtype=torch.float32) for _ in range(3))",
+             "shift, scale = (torch.empty((m,), device=x.device, dtype=torch.float32) for _ in range(2))",
+             "apply_chunks = triton.cdiv(inner, apply_block)"]
+    if l2:
+        lines += [f"L2_CHUNK_KIB = {L2_CHUNK_KIB}  # input read per chunk of rows: with its output's writes, "
+                  "within an H100's 50 MiB L2",
+                  "rows_per = max(1, L2_CHUNK_KIB * 1024 // max(1, segs * inner * x.element_size()))",
+                  "for m0 in range(0, m, rows_per):",
+                  "    rows = min(rows_per, m - m0)"]
+        at, pad = ("rows", "m0"), "    "
+    else:
+        at, pad = ("m", "0"), ""
+    rows, m0 = at
+    lines += [f"{pad}_kev_norm_partial[({rows}, parts)](x, p_n, p_mean, p_m2, {m0}, inner, row_stride, seg_stride, "
+              f"chunks, stat={stat}, BLOCK=stats_block, num_warps=8)",
+              f"{pad}_kev_norm_finish[({rows},)](p_n, p_mean, p_m2, shift, scale, {m0}, parts, {plan.eps!r}, "
+              f"stat={stat}, BLOCK_P=256, num_warps=4)",
+              f"{pad}_kev_norm_apply[({rows}, segs * apply_chunks)](x, y, {common}, shift, scale, {m0}, inner, "
+              f"row_stride, seg_stride, apply_chunks, g, cpg, hwa, {flags}, BLOCK=apply_block, num_warps=4)"]
+    return lines
 
 
 def _pow2(n: int) -> int:
@@ -352,6 +382,8 @@ _DOCS = {
     "split": "split statistics: many programs per row each reduce a chunk, a small pass combines them, then "
              "every chunk is normalized by a program of its own",
     "columns": "a tile of neighbouring columns per program, reduced over the middle dimension in two passes",
+    "l2": "split statistics chunk of rows by chunk of rows, each chunk normalized right after its statistics, "
+          "while it is still in L2: DRAM sees the input read once",
 }
 
 

@@ -126,11 +126,11 @@ def _kev_norm_looped(X, Y, W, B, SEGS, INNER, ROW_STRIDE, SEG_STRIDE, G, CPG, HW
 
 
 @triton.jit
-def _kev_norm_partial(X, P_N, P_MEAN, P_M2, INNER, ROW_STRIDE, SEG_STRIDE, CHUNKS, stat: tl.constexpr,
+def _kev_norm_partial(X, P_N, P_MEAN, P_M2, M0, INNER, ROW_STRIDE, SEG_STRIDE, CHUNKS, stat: tl.constexpr,
                       BLOCK: tl.constexpr):
     """Split statistics: one chunk of BLOCK elements of one segment per program, its (count, mean, m2)
-    written to the row's slot among ``SEGS * CHUNKS``."""
-    m = tl.program_id(0)
+    written to the row's slot among ``SEGS * CHUNKS`` (rows from M0: a launch may cover some rows only)."""
+    m = M0 + tl.program_id(0)
     p = tl.program_id(1)
     j = p // CHUNKS
     s = (p % CHUNKS) * BLOCK + tl.arange(0, BLOCK)
@@ -144,10 +144,10 @@ def _kev_norm_partial(X, P_N, P_MEAN, P_M2, INNER, ROW_STRIDE, SEG_STRIDE, CHUNK
 
 
 @triton.jit
-def _kev_norm_finish(P_N, P_MEAN, P_M2, SHIFT, SCALE, PARTS, eps, stat: tl.constexpr, BLOCK_P: tl.constexpr):
+def _kev_norm_finish(P_N, P_MEAN, P_M2, SHIFT, SCALE, M0, PARTS, eps, stat: tl.constexpr, BLOCK_P: tl.constexpr):
     """The second, small pass of split statistics: one row's partial statistics combined (Chan's formula
-    over the partials, in two passes over them), its shift and scale written."""
-    m = tl.program_id(0)
+    over the partials, in two passes over them), its shift and scale written (rows from M0)."""
+    m = M0 + tl.program_id(0)
     offs = tl.arange(0, BLOCK_P)
     base = m.to(tl.int64) * PARTS
     n_acc = tl.zeros([BLOCK_P], dtype=tl.float32)
@@ -180,11 +180,11 @@ def _kev_norm_finish(P_N, P_MEAN, P_M2, SHIFT, SCALE, PARTS, eps, stat: tl.const
 
 
 @triton.jit
-def _kev_norm_apply(X, Y, W, B, SHIFT, SCALE, INNER, ROW_STRIDE, SEG_STRIDE, CHUNKS, G, CPG, HWA,
+def _kev_norm_apply(X, Y, W, B, SHIFT, SCALE, M0, INNER, ROW_STRIDE, SEG_STRIDE, CHUNKS, G, CPG, HWA,
                     affine: tl.constexpr, has_bias: tl.constexpr, BLOCK: tl.constexpr):
     """Split statistics' normalization: one chunk of one segment per program, its row's shift and scale
-    read once."""
-    m = tl.program_id(0)
+    read once (rows from M0)."""
+    m = M0 + tl.program_id(0)
     p = tl.program_id(1)
     j = p // CHUNKS
     s = (p % CHUNKS) * BLOCK + tl.arange(0, BLOCK)

@@ -2,7 +2,9 @@
 
 ``op`` picks the reduction (0: sum, 1: mean, 2: max, 3: min) and ``kind`` the softmax (0: softmax,
 1: log-softmax). Accumulation is in fp32; every load is masked with the reduction's identity, so a
-block size or a program count changes the speed, never the result.
+block size or a program count changes the speed, never the result. Max and min propagate NaN as
+``torch.max`` / ``amax`` / ``min`` do (``tl.maximum`` and ``tl.max`` drop it): their combines keep a NaN
+operand, as inductor's ``maximum`` / ``max2`` helpers do.
 """
 
 KERNELS = '''
@@ -19,11 +21,23 @@ def _kev_identity(op: tl.constexpr):
 
 
 @triton.jit
+def _kev_max_nan(a, b):
+    """The larger of a and b, NaN where either is NaN (a != a only for NaN)."""
+    return tl.where((a > b) | (a != a), a, b)
+
+
+@triton.jit
+def _kev_min_nan(a, b):
+    """The smaller of a and b, NaN where either is NaN."""
+    return tl.where((a < b) | (a != a), a, b)
+
+
+@triton.jit
 def _kev_combine(acc, x, op: tl.constexpr):
     if op == 2:
-        acc = tl.maximum(acc, x)
+        acc = _kev_max_nan(acc, x)
     elif op == 3:
-        acc = tl.minimum(acc, x)
+        acc = _kev_min_nan(acc, x)
     else:
         acc = acc + x
     return acc
@@ -32,9 +46,9 @@ def _kev_combine(acc, x, op: tl.constexpr):
 @triton.jit
 def _kev_total(acc, axis: tl.constexpr, op: tl.constexpr):
     if op == 2:
-        value = tl.max(acc, axis=axis)
+        value = tl.reduce(acc, axis, _kev_max_nan)
     elif op == 3:
-        value = tl.min(acc, axis=axis)
+        value = tl.reduce(acc, axis, _kev_min_nan)
     else:
         value = tl.sum(acc, axis=axis)
     return value

@@ -1,0 +1,35 @@
+"""Mean hinge loss of 6 x 2500 fp32 scores against one +-1 label per row; rows longer than a 2,048 chunk.
+
+Tests only: sizes the CPU interpreter runs in seconds."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        return torch.mean(torch.clamp(1 - predictions * targets, min=0))
+
+
+batch_size = 6
+dim = 2500
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim), torch.randint(0, 2, (batch_size, 1)).float() * 2 - 1]
+
+
+def get_init_inputs():
+    return []
+
+
+KERNELEVO = {
+    "dtype": "float32",
+    "variants": {
+        "small": {"batch_size": 4, "dim": 100},
+        "odd": {"batch_size": 5, "dim": 333},
+    },
+}
