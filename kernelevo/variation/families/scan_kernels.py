@@ -35,13 +35,21 @@ def _kev_scan_load(X, MASK, at, mask, op: tl.constexpr, masked: tl.constexpr):
 
 @triton.jit
 def _kev_scan_chunk(x, carry, axis: tl.constexpr, op: tl.constexpr, reverse: tl.constexpr):
-    """(the chunk's scan combined with the carry before it, the carry after it) along ``axis``."""
+    """(the chunk's scan combined with the carry before it, the carry after it) along ``axis`` (1).
+
+    The carry after is the scan's element at the chunk's far end, not ``carry + sum(x)``: Triton 3.6's
+    TritonGPUOptimizeThreadLocality pass fails ("PassManager::run failed") on a loop-carried sum of a
+    loaded chunk beside its scan, so the reduction reads the scan instead (one element per row)."""
     if op == 1:
         y = tl.cumprod(x, axis=axis, reverse=reverse) * tl.expand_dims(carry, axis)
-        carry = carry * tl.reduce(x, axis, _kev_scan_mul)
     else:
         y = tl.cumsum(x, axis=axis, reverse=reverse) + tl.expand_dims(carry, axis)
-        carry = carry + tl.sum(x, axis=axis)
+    lanes = tl.arange(0, y.shape[1])
+    if reverse:
+        edge = lanes == 0
+    else:
+        edge = lanes == y.shape[1] - 1
+    carry = tl.sum(tl.where(edge[None, :], y, 0.0), axis=axis)
     return y, carry
 
 
