@@ -220,16 +220,23 @@ def _lease_held(row: RunRow) -> bool:
     return True
 
 
+def check_not_driven(row: RunRow, owner: str | None = None) -> None:
+    """:class:`RunBusy` while a driver other than ``owner`` holds the run's lease (a resume checks this before
+    anything else, and again as it takes the lease)."""
+    if row.lease_owner in (None, owner) or not _lease_held(row):
+        return
+    expires = as_utc(row.lease_expires_at)
+    left = (expires - utcnow()).total_seconds() if expires else 0
+    host, _, rest = (row.lease_owner or "").partition(":")
+    raise RunBusy(f"run {row.id} is being driven by process {rest.partition(':')[0]} on {host} (its lease runs "
+                  f"{left:.0f} s more unless renewed): stop it first (Ctrl-C, or the API's stop), or wait until "
+                  "it is gone")
+
+
 def acquire_lease(session: Session, run_id: int, owner: str) -> RunRow:
     """Take the run for this driver; :class:`RunBusy` while another driver is alive."""
     row = get_run(session, run_id, for_update=True)
-    if row.lease_owner not in (None, owner) and _lease_held(row):
-        expires = as_utc(row.lease_expires_at)
-        left = (expires - utcnow()).total_seconds() if expires else 0
-        host, _, rest = (row.lease_owner or "").partition(":")
-        raise RunBusy(f"run {run_id} is being driven by process {rest.partition(':')[0]} on {host} (its lease runs "
-                      f"{left:.0f} s more unless renewed): stop it first (Ctrl-C, or the API's stop), or wait until "
-                      "it is gone")
+    check_not_driven(row, owner)
     row.lease_owner = owner
     row.lease_expires_at = utcnow() + timedelta(seconds=LEASE_S)
     return row
