@@ -261,7 +261,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             run_id = args.resume
     except PreflightError as exc:
         return fail(str(exc))
-    except (SpecError, ValueError, OSError, RunNotFound) as exc:
+    except (SpecError, ValueError, OSError, RunNotFound, RunBusy) as exc:
         return fail(str(exc))
     from kernelevo.driver import RunSetupError, run_search
     from kernelevo.search.display import LiveDisplay, LogDisplay, summary_rows
@@ -317,11 +317,14 @@ async def _ready_to_start(config: RunConfig, spec: Spec | None) -> None:
 
 
 def _stored(db: Database, run_id: int) -> RunConfig:
-    """A run's stored settings (RunNotFound; ValueError if they no longer validate)."""
-    from kernelevo.storage.runs import get_run
+    """A run's stored settings (RunNotFound; RunBusy while another driver drives it, before the models' test
+    calls; ValueError if they no longer validate)."""
+    from kernelevo.storage.runs import check_not_driven, get_run
 
     with db.session() as session:
-        settings = get_run(session, run_id).config
+        row = get_run(session, run_id)
+        check_not_driven(row)
+        settings = row.config
     try:
         return RunConfig.model_validate(settings)
     except ValidationError as exc:

@@ -123,6 +123,32 @@ def test_a_resumed_run_with_a_bad_argument_is_left_as_it_was(tmp_path: Path, a_d
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kernelevo.db"]
 
 
+def test_a_resume_refused_while_another_driver_holds_the_run_is_left_as_it_was(tmp_path: Path,
+                                                                              a_database: Path) -> None:
+    """``--resume 1 --budget evals=41`` while a live driver (here this test's process) holds run 1: exit 2 with
+    one line naming that driver, and the database as it was, budget and status included. (The budget was
+    stored before the refusal.)"""
+    from datetime import timedelta
+
+    from kernelevo.storage.database import open_database, utcnow
+    from kernelevo.storage.runs import get_run, lease_owner_name
+
+    path = tmp_path / "kernelevo.db"
+    shutil.copy(a_database, path)
+    db = open_database(f"sqlite:///{path}")
+    with db.session() as session:
+        row = get_run(session, 1)
+        row.status, row.lease_owner = "running", lease_owner_name()
+        row.lease_expires_at = utcnow() + timedelta(minutes=10)
+    db.dispose()
+    before = path.read_bytes()
+    line = one_line(kernelevo(tmp_path, "run", "--resume", "1", "--db", path.name, "--budget", "evals=41",
+                              "--no-ray", "--device", "cpu"))
+    assert line.startswith(f"error: run 1 is being driven by process {os.getpid()} on "), line
+    assert path.read_bytes() == before  # its budget, status and lease untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kernelevo.db"]
+
+
 # -- Ctrl-C twice ------------------------------------------------------------------------------------
 
 def evaluated(db: Path) -> int:

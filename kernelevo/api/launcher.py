@@ -128,8 +128,8 @@ class RunLauncher:
             if not ended:
                 continue
             del self.launched[run_id]
-            with self.db.session() as session:
-                row = get_run(session, run_id)
+            with self.db.session() as session:  # locked: a driver resuming it from a shell goes first or after
+                row = get_run(session, run_id, for_update=True)
                 finished = as_utc(row.finished_at)
                 if finished is not None and finished >= launched.at:
                     continue  # the driver ended the run itself (it may be queued again since)

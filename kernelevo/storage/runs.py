@@ -10,9 +10,9 @@ import os
 import socket
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session
 
 from kernelevo.records.run import RunInfo, RunStatus
@@ -84,11 +84,27 @@ def create_run(session: Session, *, spec_id: int, config: dict[str, Any], owner:
 
 
 def get_run(session: Session, run_id: int, *, for_update: bool = False) -> RunRow:
+    """The run's row; ``for_update``: locked until the transaction ends, and read as it is now (not as this
+    session last saw it), so that a read-then-write of it (a lease taken, renewed or let go) is one step."""
     query = select(RunRow).where(RunRow.id == run_id)
-    row = session.scalar(query.with_for_update() if for_update else query)
+    if for_update:
+        _lock_run(session, run_id)
+        query = query.with_for_update().execution_options(populate_existing=True)
+    row = session.scalar(query)
     if row is None:
         raise RunNotFound(f"no run {run_id} (kernelevo runs lists them)")
     return row
+
+
+def _lock_run(session: Session, run_id: int) -> None:
+    """On SQLite, take the database's write lock for the rest of the transaction. SQLite ignores FOR UPDATE,
+    and pysqlite begins no transaction before a write: a SELECT is answered on its own, so another driver
+    could take the lease between that read and this transaction's writes. An UPDATE that changes nothing
+    begins the transaction and holds the write lock (another writer waits, up to the busy timeout).
+    PostgreSQL's FOR UPDATE locks the row itself."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(RunRow).where(RunRow.id == run_id).values(lease_owner=RunRow.lease_owner),
+                        execution_options={"synchronize_session": False})
 
 
 def status_of(row: RunRow) -> RunStatus:
@@ -151,7 +167,7 @@ def end_run(session: Session, run_id: int, owner: str, status: RunStatus, reason
     row = get_run(session, run_id, for_update=True)
     if row.lease_owner == owner:
         row.status, row.stop_reason, row.finished_at = status.value, reason, utcnow()
-    release_lease(session, run_id, owner)
+        row.lease_owner, row.lease_expires_at = None, None
 
 
 def stop_run(row: RunRow) -> None:
@@ -165,8 +181,11 @@ def stop_run(row: RunRow) -> None:
 
 
 def queue_again(row: RunRow) -> None:
-    """A run that ended, queued to be resumed."""
+    """A run that ended, queued to be resumed. A lease left on it (a driver paused past its lease shows the run
+    as interrupted) is let go: that driver, continued, is fenced out, and the run waits for the driver that
+    resumes it."""
     row.status, row.stop_requested, row.stop_reason = RunStatus.QUEUED.value, False, None
+    row.lease_owner, row.lease_expires_at = None, None
 
 
 def fail_unended_run(row: RunRow, reason: str) -> bool:
@@ -201,16 +220,23 @@ def _lease_held(row: RunRow) -> bool:
     return True
 
 
+def check_not_driven(row: RunRow, owner: str | None = None) -> None:
+    """:class:`RunBusy` while a driver other than ``owner`` holds the run's lease (a resume checks this before
+    anything else, and again as it takes the lease)."""
+    if row.lease_owner in (None, owner) or not _lease_held(row):
+        return
+    expires = as_utc(row.lease_expires_at)
+    left = (expires - utcnow()).total_seconds() if expires else 0
+    host, _, rest = (row.lease_owner or "").partition(":")
+    raise RunBusy(f"run {row.id} is being driven by process {rest.partition(':')[0]} on {host} (its lease runs "
+                  f"{left:.0f} s more unless renewed): stop it first (Ctrl-C, or the API's stop), or wait until "
+                  "it is gone")
+
+
 def acquire_lease(session: Session, run_id: int, owner: str) -> RunRow:
     """Take the run for this driver; :class:`RunBusy` while another driver is alive."""
     row = get_run(session, run_id, for_update=True)
-    if row.lease_owner not in (None, owner) and _lease_held(row):
-        expires = as_utc(row.lease_expires_at)
-        left = (expires - utcnow()).total_seconds() if expires else 0
-        host, _, rest = (row.lease_owner or "").partition(":")
-        raise RunBusy(f"run {run_id} is being driven by process {rest.partition(':')[0]} on {host} (its lease runs "
-                      f"{left:.0f} s more unless renewed): stop it first (Ctrl-C, or the API's stop), or wait until "
-                      "it is gone")
+    check_not_driven(row, owner)
     row.lease_owner = owner
     row.lease_expires_at = utcnow() + timedelta(seconds=LEASE_S)
     return row
@@ -226,12 +252,20 @@ def renew_lease(session: Session, run_id: int, owner: str) -> tuple[bool, bool]:
 
 
 def fence(session: Session, run_id: int, owner: str) -> None:
-    """:class:`LeaseLost` unless ``owner`` holds the run's lease; called in the transaction of every write a driver
-    makes, the run's row locked (PostgreSQL; SQLite serializes writers), so that a driver that lost the lease
-    commits nothing even if the takeover came a moment before its commit."""
-    row = session.execute(select(RunRow.lease_owner).where(RunRow.id == run_id).with_for_update()).scalar_one_or_none()
-    if row != owner:
-        raise LeaseLost(f"run {run_id} was taken over by another driver ({row or 'none now'}): this driver "
+    """:class:`LeaseLost` unless ``owner`` holds the run's lease: the first statement of every transaction a
+    driver writes in. The owner is the fencing token: each driver makes a new one (:func:`lease_owner_name`)
+    and a takeover replaces it, as an epoch counter would be bumped.
+
+    The check is a conditional UPDATE, so it holds the lock a takeover needs until this transaction ends
+    (the run's row on PostgreSQL, the database's write lock on SQLite): a takeover waits for a commit under
+    way, and once it is in, no transaction of the driver it replaced commits. A check by SELECT would not do
+    on SQLite, which answers a SELECT outside the transaction that writes next (:func:`_lock_run`)."""
+    result = cast(CursorResult[Any], session.execute(
+        update(RunRow).where(RunRow.id == run_id, RunRow.lease_owner == owner).values(lease_owner=owner),
+        execution_options={"synchronize_session": False}))
+    if result.rowcount != 1:
+        now = session.scalar(select(RunRow.lease_owner).where(RunRow.id == run_id))
+        raise LeaseLost(f"run {run_id} was taken over by another driver ({now or 'none now'}): this driver "
                         "stopped writing to it")
 
 

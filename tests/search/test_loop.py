@@ -125,7 +125,9 @@ def test_a_paused_driver_taken_over_writes_nothing_and_a_refused_resume_changes_
         assert refused.returncode != 0 and "being driven" in refused.stderr
         db = open_database(f"sqlite:///{path}")
         with db.session() as session:
-            assert session.get(RunRow, 1).config["budget"]["evaluations"] == 40  # unchanged
+            row = session.get(RunRow, 1)
+            assert row.config["budget"]["evaluations"] == 40  # unchanged
+            assert row.status == "running" and row.lease_owner.split(":")[1] == str(first.pid)
         os.kill(first.pid, signal.SIGSTOP)
         with db.session() as session:  # as if the pause outlasted the lease (30 s)
             session.get(RunRow, 1).lease_expires_at = utcnow() - timedelta(seconds=1)

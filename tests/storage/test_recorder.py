@@ -272,3 +272,98 @@ def test_writes_held_for_a_group_commit_are_dropped_when_the_lease_is_lost(any_d
     second_recorder = RunRecorder(any_db, run_id, owner=second)
     second_recorder.add_candidate(candidate(0, operator="seed"))  # the driver in charge writes on
     assert [c.id for c in load_run(any_db, run_id).candidates] == [0]
+
+
+def test_a_takeover_waits_for_a_commit_under_way_and_then_nothing_more_is_written(any_db, examples_dir: Path) -> None:
+    """Another driver takes the run while the first one's commit is under way (between the fence and the
+    insert): it waits for that commit, which lands whole, and from then on the first driver writes nothing.
+    On SQLite a fence that only read the lease let the takeover commit in between, and the stale driver's
+    evaluation after it (an evaluation counted twice, 41 rows against a budget of 40)."""
+    import threading
+    from datetime import timedelta
+
+    from sqlalchemy import event
+
+    from kernelevo.storage.database import open_database, utcnow
+    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name
+
+    run_id = new_run(any_db, examples_dir)
+    first, second = lease_owner_name(), lease_owner_name()
+    with any_db.session() as session:
+        acquire_lease(session, run_id, first)
+    recorder = RunRecorder(any_db, run_id, owner=first)
+    recorder.add_candidate(candidate(0, operator="seed"))
+    with any_db.session() as session:  # the first driver was paused past its lease
+        session.get(RunRow, run_id).lease_expires_at = utcnow() - timedelta(seconds=1)
+    other = open_database(any_db.url)  # the second driver's own connections
+    took = threading.Event()
+
+    def take_over() -> None:
+        with other.session() as session:
+            acquire_lease(session, run_id, second)
+        took.set()
+
+    thread = threading.Thread(target=take_over)
+    waited: list[bool] = []
+
+    def in_the_commit(_conn, _cursor, statement: str, *_args) -> None:
+        if statement.startswith("INSERT") and not waited:
+            thread.start()  # the fence has passed; nothing of the evaluation is written yet
+            waited.append(not took.wait(0.5))
+
+    event.listen(any_db.engine, "before_cursor_execute", in_the_commit)
+    try:
+        recorder.add_evaluations([evaluated(0)])
+        thread.join(timeout=30)
+    finally:
+        event.remove(any_db.engine, "before_cursor_execute", in_the_commit)
+        other.dispose()
+    assert waited == [True] and took.is_set()  # the takeover waited for the commit, then went in
+    with pytest.raises(LeaseLost, match="taken over"):
+        recorder.add_evaluations([evaluated(0, ms=0.1)])  # the evaluation under way when it lost the run
+    stored = load_run(any_db, run_id)
+    assert [e.candidate_id for e, _ in stored.evaluations] == [0]  # once: nothing after the takeover
+    with any_db.session() as session:
+        assert session.get(RunRow, run_id).lease_owner == second
+
+
+def test_a_driver_that_lost_its_lease_cannot_end_the_run(any_db, examples_dir: Path) -> None:
+    """The driver in charge's status and lease stand: the stale one's end (failed, say) changes nothing."""
+    from kernelevo.records.run import RunStatus
+    from kernelevo.storage.runs import end_run, lease_owner_name, start_run
+
+    run_id = new_run(any_db, examples_dir)
+    first, second = lease_owner_name(), lease_owner_name()
+    with any_db.session() as session:
+        from kernelevo.storage.runs import acquire_lease
+
+        start_run(acquire_lease(session, run_id, first), driver="first", out_dir="out")
+    _take_over(any_db, run_id, first, second)
+    with any_db.session() as session:
+        end_run(session, run_id, first, RunStatus.FAILED, "LeaseLost")
+    with any_db.session() as session:
+        row = session.get(RunRow, run_id)
+        assert (row.status, row.stop_reason, row.lease_owner) == ("running", None, second)
+    with any_db.session() as session:
+        end_run(session, run_id, second, RunStatus.FINISHED, "budget reached")
+    with any_db.session() as session:
+        row = session.get(RunRow, run_id)
+        assert (row.status, row.stop_reason, row.lease_owner) == ("finished", "budget reached", None)
+
+
+def test_a_run_resumed_through_the_api_fences_out_its_paused_driver(any_db, examples_dir: Path) -> None:
+    """A driver paused past its lease shows its run as interrupted; queued again (the API's resume), the
+    paused driver, continued, writes nothing: the run waits for the driver that resumes it."""
+    from kernelevo.storage.runs import LeaseLost, acquire_lease, lease_owner_name, queue_again, start_run
+
+    run_id = new_run(any_db, examples_dir)
+    first = lease_owner_name()
+    with any_db.session() as session:
+        start_run(acquire_lease(session, run_id, first), driver="first", out_dir="out")
+    recorder = RunRecorder(any_db, run_id, owner=first)
+    recorder.add_candidate(candidate(0, operator="seed"))
+    with any_db.session() as session:
+        queue_again(session.get(RunRow, run_id))
+    with pytest.raises(LeaseLost, match="none now"):
+        recorder.add_evaluations([evaluated(0)])
+    assert load_run(any_db, run_id).evaluations == []
