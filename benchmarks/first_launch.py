@@ -37,7 +37,7 @@ def run_variants(example: str, seed_file: str, profile: bool, warm: bool) -> dic
 
     from kernelevo.evaluation.candidate_module import exec_candidate
     from kernelevo.spec import read_spec
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
 
     imported = time.perf_counter()
     torch.cuda.init()
@@ -50,7 +50,7 @@ def run_variants(example: str, seed_file: str, profile: bool, warm: bool) -> dic
 
         warm_s = warm_triton()
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
-    problem = Problem(spec)
+    problem = LoadedSpec(spec)
     module = exec_candidate((ROOT / "examples" / example / seed_file).read_text())
     report: dict = {"import_s": imported - started, "context_s": context - imported, "warm_s": warm_s, "variants": {}}
     for variant in spec.correctness_variants(gpu=True):

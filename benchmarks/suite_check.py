@@ -33,7 +33,7 @@ from rich.table import Table
 from torch.utils.flop_counter import FlopCounterMode
 
 from kernelevo.spec import SpecError, check_spec, read_spec
-from kernelevo.spec.problem import Problem
+from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.spec.sizes import live_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ class Row:
         return out
 
 
-def size_default(problem: Problem) -> tuple[int | None, int | None]:
+def size_default(problem: LoadedSpec) -> tuple[int | None, int | None]:
     """(bytes of inputs, outputs and parameters, FLOPs) of the default variant, on the meta device."""
     live = live_data(problem, "default", outputs_above=0)
     if live.output_bytes is None:  # the reference has no meta kernel: its size is unknown here
@@ -103,7 +103,7 @@ def check(path: Path, *, cpu: bool) -> Row:
     spec = read_spec(str(path))
     row = Row(spec=spec.name, family=FAMILIES.get(spec.name, "?"), dtype=spec.settings.dtype or "float32")
     try:
-        row.default_bytes, row.flops = size_default(Problem(spec))
+        row.default_bytes, row.flops = size_default(LoadedSpec(spec))
     except SpecError as exc:
         row.error = f"default: {exc}"
     if cpu:

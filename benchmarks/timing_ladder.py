@@ -43,7 +43,7 @@ from kernelevo.evaluation import timing  # noqa: E402
 from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, time_callable  # noqa: E402
 from kernelevo.evaluation.timing_reference import graph_time_ms  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.spec.problem import Problem  # noqa: E402
+from kernelevo.spec.loaded import LoadedSpec  # noqa: E402
 
 EXAMPLES = ["gelu", "softmax", "rmsnorm", "matmul_epilogue"]
 
@@ -103,7 +103,7 @@ def ladder(device: torch.device, flusher: L2Flusher, bracket: float, console: Co
 def baselines(device: torch.device, flusher: L2Flusher, bracket: float, console: Console) -> list[dict[str, Any]]:
     rows = []
     for name in EXAMPLES:
-        problem = Problem(read_spec(str(ROOT / "examples" / name / "spec.py")))
+        problem = LoadedSpec(read_spec(str(ROOT / "examples" / name / "spec.py")))
         model = problem.model("default", 0, device)
         inputs = problem.inputs("default", 0, device)
         for label, fn in (("eager", model), ("torch.compile", torch.compile(model))):

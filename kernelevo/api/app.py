@@ -36,7 +36,7 @@ import kernelevo
 from kernelevo.api.cache import ResponseCache
 from kernelevo.api.launcher import RunLauncher
 from kernelevo.api.routes import candidates, compare, evaluations, exports, meta, pool, prompts, runs, specs
-from kernelevo.api.schemas import Problem
+from kernelevo.api.schemas import ErrorDetail
 from kernelevo.api.security import DOCS_CSP, SecurityHeaders, allowed_hosts
 from kernelevo.dashboard import mount_dashboard
 from kernelevo.settings import Settings
@@ -129,8 +129,8 @@ def _openapi(app: FastAPI, settings: Settings) -> dict[str, Any]:
         return app.openapi_schema
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     components = schema.setdefault("components", {})
-    components.setdefault("schemas", {})["Problem"] = Problem.model_json_schema()
-    problem = {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    components.setdefault("schemas", {})["ErrorDetail"] = ErrorDetail.model_json_schema()
+    problem = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorDetail"}}}
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})

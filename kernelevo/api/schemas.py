@@ -78,7 +78,7 @@ class RunConfigBody(RunConfig):
         return data
 
 
-class Problem(BaseModel):
+class ErrorDetail(BaseModel):
     """An error: what went wrong, in a sentence a person can act on."""
 
     detail: str

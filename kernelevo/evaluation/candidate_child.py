@@ -51,7 +51,7 @@ from kernelevo.evaluation.triton_warm import warm_backend, warm_triton_key
 from kernelevo.records.result import ErrorKind, KernelMetadata
 from kernelevo.sandbox import Progress
 from kernelevo.spec.errors import SpecError
-from kernelevo.spec.problem import Problem
+from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.utils.devices import pick_device
 
 
@@ -79,7 +79,7 @@ class CandidateRunner:
         self.warm = False
         if self.gpu:  # Triton's once-per-process work, done before any candidate is here to wait for it
             warm_triton_key()
-        self.problem = Problem(setup.spec)
+        self.problem = LoadedSpec(setup.spec)
         if setup.spec.settings.tf32:  # the spec opts in: its fp32 library GEMMs and convolutions may round to TF32
             torch.backends.cuda.matmul.allow_tf32 = True
             torch.backends.cudnn.allow_tf32 = True

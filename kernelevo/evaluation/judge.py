@@ -41,8 +41,8 @@ from kernelevo.evaluation.protocol import (
 )
 from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
 from kernelevo.records.result import EvalResult, LibraryCall, Timing
+from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.spec.probe import VariantInfo, describe_variant
-from kernelevo.spec.problem import Problem
 from kernelevo.utils.devices import pick_device
 
 
@@ -59,7 +59,7 @@ class Judge:
         self.options = setup.options if self.gpu else setup.options.interpreter()
         self.pool, self.aot_pool = children.candidates, children.aot
         device_bytes = self._init_device()
-        self.problem = Problem(self.spec)
+        self.problem = LoadedSpec(self.spec)
         self.variants = self.spec.correctness_variants(gpu=self.gpu)
         self.timed_variant = self.spec.timing_variant(gpu=self.gpu)
         self.model_seed = children.model_seed  # the children build their references with it ahead

@@ -18,7 +18,7 @@ _KERNEL = re.compile(r"^level_(\d+)_problem_(\d+)_sample_(\d+)_kernel\.py$")
 
 
 @dataclass(frozen=True)
-class Problem:
+class KernelBenchProblem:
     level: int
     problem_id: int
     name: str
@@ -29,7 +29,7 @@ class Problem:
 class Item:
     """One generated kernel and the problem it was written for."""
 
-    problem: Problem
+    problem: KernelBenchProblem
     sample: int
     kernel: Path
 
@@ -45,9 +45,9 @@ class Layout:
     unmatched: list[Path]  # kernels whose problem is not in the problems directory
 
 
-def problems(root: Path) -> dict[tuple[int, int], Problem]:
+def problems(root: Path) -> dict[tuple[int, int], KernelBenchProblem]:
     """Every ``level{L}/{P}_{Name}.py`` under ``root`` (the KernelBench dataset, or one level of it)."""
-    found: dict[tuple[int, int], Problem] = {}
+    found: dict[tuple[int, int], KernelBenchProblem] = {}
     level_dirs = [root] if _LEVEL_DIR.match(root.name) else sorted(p for p in root.rglob("level*") if p.is_dir())
     for level_dir in level_dirs:
         level = _LEVEL_DIR.match(level_dir.name)
@@ -57,7 +57,7 @@ def problems(root: Path) -> dict[tuple[int, int], Problem]:
             match = _PROBLEM.match(path.name)
             if match:
                 key = (int(level.group(1)), int(match.group(1)))
-                found.setdefault(key, Problem(key[0], key[1], match.group(2), path))
+                found.setdefault(key, KernelBenchProblem(key[0], key[1], match.group(2), path))
     return found
 
 

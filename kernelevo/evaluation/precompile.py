@@ -118,9 +118,9 @@ class Precompiler:
         import torch  # noqa: F401  (imported ahead, so a candidate's turn is compile work only)
         import triton  # noqa: F401
 
-        from kernelevo.spec.problem import Problem
+        from kernelevo.spec.loaded import LoadedSpec
 
-        self.problem = Problem(setup.spec)
+        self.problem = LoadedSpec(setup.spec)
         self.threads = setup.threads
 
     def handle(self, request: PrecompileRequest) -> PrecompileReply:

@@ -22,7 +22,7 @@ from kernelevo.spec.spec import Spec
 if TYPE_CHECKING:
     import torch
 
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
 
 
 class TensorInfo(BaseModel):
@@ -83,7 +83,7 @@ def _itemsize(dtype: str) -> int:
     return _ITEMSIZE.get(dtype.removeprefix("torch."), 4)
 
 
-def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_limit_bytes: int = CPU_CHILD_LIMIT,
+def describe_variant(problem: LoadedSpec, name: str, device: torch.device, *, cpu_limit_bytes: int = CPU_CHILD_LIMIT,
                      count_flops: bool = True, seed: int = 0) -> VariantInfo:
     """Run ``name``'s reference twice on the same inputs and describe it (``flops`` 0 unless ``count_flops``).
 
@@ -112,7 +112,7 @@ def describe_variant(problem: Problem, name: str, device: torch.device, *, cpu_l
             torch.cuda.empty_cache()
 
 
-def _run_reference(problem: Problem, name: str, device: torch.device, seed: int, count_flops: bool) -> VariantInfo:
+def _run_reference(problem: LoadedSpec, name: str, device: torch.device, seed: int, count_flops: bool) -> VariantInfo:
     import contextlib
 
     import torch
@@ -157,7 +157,7 @@ def _run_reference(problem: Problem, name: str, device: torch.device, seed: int,
 NOISE_SHARE_OF_TOLERANCE = 0.01
 
 
-def _repeats_within_noise(problem: Problem, a: torch.Tensor, b: torch.Tensor) -> bool:
+def _repeats_within_noise(problem: LoadedSpec, a: torch.Tensor, b: torch.Tensor) -> bool:
     from kernelevo.utils.tensors import within_tolerance
 
     if not a.is_floating_point():
@@ -180,12 +180,12 @@ class SpecProbe:
     """Sandbox handler: loads the spec once, describes variants on request."""
 
     def __init__(self, arg: tuple[Spec, str], conn: Connection) -> None:
-        from kernelevo.spec.problem import Problem
+        from kernelevo.spec.loaded import LoadedSpec
         from kernelevo.utils.devices import pick_device
 
         spec, device = arg
         self.device = pick_device(device)
-        self.problem = Problem(spec)
+        self.problem = LoadedSpec(spec)
 
     def handle(self, request: _ProbeRequest) -> SpecReport:
         variants = [describe_variant(self.problem, v, self.device) for v in request.variants]

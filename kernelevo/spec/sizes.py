@@ -22,7 +22,7 @@ from kernelevo.spec.errors import SpecError
 if TYPE_CHECKING:
     import torch
 
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
 
 GIB = 1 << 30
 # address space of a CPU child (bytes), unless the evaluation's options say otherwise
@@ -55,7 +55,7 @@ def gib(nbytes: float) -> str:
     return f"{nbytes / GIB:.2f} GiB"
 
 
-def live_data(problem: Problem, variant: str, *, outputs_above: int) -> LiveData:
+def live_data(problem: LoadedSpec, variant: str, *, outputs_above: int) -> LiveData:
     """The variant's live data, from its inputs, model and reference run on the meta device.
 
     The reference runs on the meta device only when the inputs hold ``outputs_above``
@@ -116,7 +116,7 @@ def _advice(size_names: str) -> str:
     return f" (its sizes: {size_names})" if size_names else ""
 
 
-def size_globals(problem: Problem) -> str:
+def size_globals(problem: LoadedSpec) -> str:
     """The spec's module-level integers, as a variant would override them: ``batch_size=4096, dim=393216``."""
     names = [f"{k}={v}" for k, v in vars(problem.module).items()
              if not k.startswith("_") and type(v) is int and k != "KERNELEVO"]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     import torch
 
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
     from kernelevo.spec.spec import Spec
 
 CAPTURE_TIMEOUT_S = 600.0  # GEMM templates autotune a few dozen configurations
@@ -165,7 +165,7 @@ def _launches(module: Any) -> dict[str, KernelLaunch]:
     return found
 
 
-def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, generic: bool = True,
+def capture_in_child(problem: LoadedSpec, device: torch.device, seed: int = 0, *, generic: bool = True,
                      variant: str | None = None, options: dict[str, Any] | None = None,
                      templates: bool = True) -> Capture:
     """Compile ``problem``'s reference with inductor on ``device`` and read back what it wrote.
@@ -291,7 +291,7 @@ def capture_in_child(problem: Problem, device: torch.device, seed: int = 0, *, g
         templates=templates, graph=graph, graph_error=graph_error)
 
 
-def _graph(problem: Problem) -> tuple[OpGraph | None, str]:
+def _graph(problem: LoadedSpec) -> tuple[OpGraph | None, str]:
     """The reference's traced graph (kernelevo.variation.op_graph), or why there is none: a capture
     never fails for it."""
     try:
@@ -319,12 +319,12 @@ class CaptureHandler:
     """Sandbox handler: loads the spec, then captures what inductor writes for it."""
 
     def __init__(self, arg: tuple[Spec, str], conn: Connection) -> None:
-        from kernelevo.spec.problem import Problem
+        from kernelevo.spec.loaded import LoadedSpec
         from kernelevo.utils.devices import pick_device
 
         spec, device = arg
         self.device = pick_device(device)
-        self.problem = Problem(spec)
+        self.problem = LoadedSpec(spec)
 
     def handle(self, request: tuple[int, bool, str | None, dict[str, Any], bool]) -> Capture | str:
         seed, generic, variant, options, templates = request

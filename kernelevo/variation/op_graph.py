@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from kernelevo.variation.variant_sizes import VariantSizesError, init_paths, state_shapes_of, variant_shapes
 
 if TYPE_CHECKING:
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
 
 
 class GraphError(Exception):
@@ -151,7 +151,7 @@ def _summary(gm: Any, names: list[str]) -> list[OpNode]:
     return nodes
 
 
-def _trace_variant(problem: Problem, variant: str) -> list[OpNode]:
+def _trace_variant(problem: LoadedSpec, variant: str) -> list[OpNode]:
     import torch
     from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -188,7 +188,7 @@ def _input_dims(nodes: list[OpNode]) -> dict[str, int]:
             for d, size in enumerate(n.shape)}
 
 
-def trace_graph(problem: Problem) -> OpGraph:
+def trace_graph(problem: LoadedSpec) -> OpGraph:
     """The reference's aten graph at the default variant's sizes, each varying integer argument named
     by the ``get_init_inputs()`` value it follows; :class:`GraphError` where the variants trace to
     different graphs (a branch on a size) or anything fails to trace."""

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kernelevo.spec.problem import Problem
+    from kernelevo.spec.loaded import LoadedSpec
 
 
 class VariantSizesError(ValueError):
     """Variants that differ in a way no dynamic dimension can express (a number, a rank, a parameter)."""
 
 
-def variant_shapes(problem: Problem, seed: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
+def variant_shapes(problem: LoadedSpec, seed: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]],
                                                            dict[str, dict[str, tuple[int, ...]]]]:
     import torch
 

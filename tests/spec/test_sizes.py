@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from kernelevo.spec import SpecError, check_spec, read_spec
-from kernelevo.spec.problem import Problem
+from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.spec.sizes import GIB, ensure_fits, live_data, size_globals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +18,7 @@ HUGE = Path(__file__).parent / "specs" / "log_softmax_kernelbench.py"
 
 
 def test_live_data_from_the_meta_device(examples_dir: Path) -> None:
-    problem = Problem(read_spec(str(examples_dir / "rmsnorm" / "spec.py")))
+    problem = LoadedSpec(read_spec(str(examples_dir / "rmsnorm" / "spec.py")))
     live = live_data(problem, "default", outputs_above=0)
     elements = 16 * 128 * 256 * 256
     assert live.input_bytes == live.output_bytes == 4 * elements
@@ -30,7 +30,7 @@ def test_live_data_from_the_meta_device(examples_dir: Path) -> None:
 
 
 def test_a_kernelbench_sized_spec_is_sized_without_allocating_it() -> None:
-    problem = Problem(read_spec(str(HUGE)))
+    problem = LoadedSpec(read_spec(str(HUGE)))
     live = live_data(problem, "default", outputs_above=0)  # 6 GiB if it were allocated: on the meta device, nothing is
     assert live.input_bytes == live.output_bytes == 4096 * 393216 * 4 == 6 * GIB
     assert size_globals(problem) == "batch_size=4096, dim=393216"
@@ -42,7 +42,7 @@ def test_a_kernelbench_sized_spec_is_sized_without_allocating_it() -> None:
 
 
 def test_on_a_gpu_two_copies_must_fit() -> None:
-    problem = Problem(read_spec(str(HUGE)))
+    problem = LoadedSpec(read_spec(str(HUGE)))
     live = live_data(problem, "default", outputs_above=0)
     ensure_fits(live, torch.device("cuda"), cpu_limit_bytes=0, gpu_free_bytes=30 * GIB)  # 24 GiB needed: fits
     with pytest.raises(SpecError, match=r"at least 24.00 GiB, but the GPU has 20.00 GiB free.*64.00 GiB"):

@@ -19,7 +19,7 @@ import pytest
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.spec import read_spec
-from kernelevo.spec.problem import Problem
+from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.variation import template
 from kernelevo.variation.families import FAMILIES, family_seeds, matching
 from kernelevo.variation.families.norm import NormFamily
@@ -68,7 +68,7 @@ EXPECTED = {
 
 
 def _graph(path: Path) -> OpGraph:
-    return trace_graph(Problem(read_spec(str(path))))  # the project's own specs: traced in this process
+    return trace_graph(LoadedSpec(read_spec(str(path))))  # the project's own specs: traced in this process
 
 
 def _seeds(name: str) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep
-from kernelevo.api.schemas import CandidatePublic, CandidateRef, LineageStep, Problem, PromptPublic
+from kernelevo.api.schemas import CandidatePublic, CandidateRef, ErrorDetail, LineageStep, PromptPublic
 from kernelevo.records.candidate import Usage
 from kernelevo.storage import queries
 from kernelevo.storage.export import drop_in_module, module_filename
@@ -23,7 +23,7 @@ from kernelevo.storage.tables import CandidateRow, PromptRow
 
 router = APIRouter(prefix="/api/candidates", tags=["candidates"], dependencies=[ReadDep])
 by_number = APIRouter(prefix="/api/runs", tags=["candidates"], dependencies=[ReadDep])
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorDetail}}
 
 
 def _row(session: Session, candidate_id: int) -> CandidateRow:
@@ -93,7 +93,7 @@ def _changed_lines(before: str, after: str) -> tuple[int, int]:
 
 @router.get("/{candidate_id}/module", response_class=Response,
             responses={200: {"content": {"text/x-python": {"schema": {"type": "string"}}}}, **NOT_FOUND,
-                       422: {"model": Problem}})
+                       422: {"model": ErrorDetail}})
 def read_module(candidate_id: IdPath, session: SessionDep,
                 hardware: str | None = Query(None, max_length=100, description="one hardware type the candidate "
                                              "was evaluated on; default: its first evaluation's")) -> Response:

@@ -16,14 +16,14 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from kernelevo.api.deps import MAX_ID, After, IdPath, ReadDep, SessionDep
-from kernelevo.api.schemas import Problem
+from kernelevo.api.schemas import ErrorDetail
 from kernelevo.records.result import ErrorKind, Stage
 from kernelevo.storage import evaluations as stored
 from kernelevo.storage.evaluations import EvaluationItem, Filters, Points, ReasonCount, Sort
 from kernelevo.storage.runs import get_run
 
 router = APIRouter(prefix="/api/runs", tags=["evaluations"], dependencies=[ReadDep])
-ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": Problem}, 422: {"model": Problem}}
+ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorDetail}, 422: {"model": ErrorDetail}}
 
 Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]

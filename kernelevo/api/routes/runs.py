@@ -21,11 +21,11 @@ from kernelevo.api.schemas import (
     ArchivePublic,
     BestPublic,
     DescriptorInfo,
+    ErrorDetail,
     EventPublic,
     HardwareArchive,
     OperatorsPublic,
     OperatorStats,
-    Problem,
     PromptStats,
     RunConfigBody,
     RunCreate,
@@ -46,7 +46,7 @@ router = APIRouter(prefix="/api/runs", tags=["runs"])
 LIMIT = Query(50, ge=1, le=500)
 OFFSET = Query(0, ge=0, le=MAX_ID)
 ENDED = (RunStatus.STOPPED, RunStatus.FINISHED, RunStatus.FAILED, RunStatus.INTERRUPTED)
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorDetail}}
 
 
 def _config(data: dict[str, object]) -> RunConfigBody:
@@ -94,7 +94,7 @@ def _runnable_here(request: Request, config: RunConfigBody, spec: SpecRow) -> No
 
 
 @router.post("", status_code=201, response_model=RunInfo,
-             responses={401: {"model": Problem}, 404: {"model": Problem}, 422: {"model": Problem}})
+             responses={401: {"model": ErrorDetail}, 404: {"model": ErrorDetail}, 422: {"model": ErrorDetail}})
 def start_run(body: RunCreate, request: Request, session: SessionDep, who: WriterDep) -> RunInfo:
     """Queue a run of the spec; it starts as soon as a GPU (a run slot) is free."""
     spec = get_spec(session, body.spec_id)
@@ -121,7 +121,7 @@ def read_run(run_id: IdPath, db: DatabaseDep) -> RunInfo:
         return run_info(session, get_run(session, run_id))
 
 
-@router.post("/{run_id}/stop", response_model=RunInfo, responses={401: {"model": Problem}, **NOT_FOUND})
+@router.post("/{run_id}/stop", response_model=RunInfo, responses={401: {"model": ErrorDetail}, **NOT_FOUND})
 def stop_run(run_id: IdPath, session: SessionDep, _: WriterDep) -> RunInfo:
     """A queued run is stopped at once; a running one finishes the evaluations under way, within seconds."""
     row = get_run(session, run_id, for_update=True)
@@ -130,7 +130,8 @@ def stop_run(run_id: IdPath, session: SessionDep, _: WriterDep) -> RunInfo:
 
 
 @router.post("/{run_id}/resume", response_model=RunInfo,
-             responses={401: {"model": Problem}, 409: {"model": Problem}, 422: {"model": Problem}, **NOT_FOUND})
+             responses={401: {"model": ErrorDetail}, 409: {"model": ErrorDetail}, 422: {"model": ErrorDetail},
+                        **NOT_FOUND})
 def resume_run(run_id: IdPath, request: Request, session: SessionDep, _: WriterDep,
                body: RunResume | None = None) -> RunInfo:
     """Queue a stopped, finished, failed or interrupted run again, with settings changed (a larger budget).
@@ -163,7 +164,7 @@ HARDWARE = Query(None, max_length=100, description="one hardware type the run wa
 
 
 @router.get("/{run_id}/archive", response_model=ArchivePublic, dependencies=[ReadDep],
-            responses={**NOT_FOUND, 422: {"model": Problem},
+            responses={**NOT_FOUND, 422: {"model": ErrorDetail},
                        304: {"description": "unchanged since the ETag sent in If-None-Match"}})
 def read_archive(run_id: IdPath, request: Request, db: DatabaseDep, hardware: str | None = HARDWARE) -> Response:
     """The MAP-Elites archive per hardware type: the descriptors' axes and every elite with its cell.
@@ -201,7 +202,7 @@ def archive_of(session: Session, run_id: int, hardware: str | None) -> ArchivePu
 
 
 @router.get("/{run_id}/best", response_model=list[BestPublic], dependencies=[ReadDep],
-            responses={**NOT_FOUND, 422: {"model": Problem}})
+            responses={**NOT_FOUND, 422: {"model": ErrorDetail}})
 def read_best(run_id: IdPath, db: DatabaseDep, hardware: str | None = HARDWARE) -> list[BestPublic]:
     """The run's best kernel on each hardware type (the fastest elite over every island), with the URL of its
     drop-in module; empty while no kernel is correct yet."""

@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException, Query
 from sqlalchemy import func, select
 
 from kernelevo.api.deps import MAX_ID, IdPath, ReadDep, SessionDep, SettingsDep, WriterDep
-from kernelevo.api.schemas import Problem, SpecCreate, SpecDetail, SpecPage, SpecPublic
+from kernelevo.api.schemas import ErrorDetail, SpecCreate, SpecDetail, SpecPage, SpecPublic
 from kernelevo.spec import SpecError, check_spec, read_spec
 from kernelevo.spec.spec import Spec
 from kernelevo.storage.runs import get_spec, save_spec
@@ -37,7 +37,7 @@ def _seeds(spec: Spec, given: dict[str, str]) -> list[tuple[str, str]]:
 
 
 @router.post("", status_code=201, response_model=SpecPublic,
-             responses={401: {"model": Problem}, 413: {"model": Problem}, 422: {"model": Problem}})
+             responses={401: {"model": ErrorDetail}, 413: {"model": ErrorDetail}, 422: {"model": ErrorDetail}})
 def create_spec(body: SpecCreate, session: SessionDep, config: SettingsDep, _: WriterDep) -> SpecPublic:
     """Check the spec in an isolated child (as ``kernelevo spec`` does) and store it; 422 with the reason if not."""
     size = len(body.source.encode()) + sum(len(s.encode()) for s in body.seeds.values())
@@ -67,7 +67,7 @@ def list_specs(session: SessionDep, name: str | None = Query(None, max_length=20
     return SpecPage(items=[public(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
-@router.get("/{spec_id}", response_model=SpecDetail, dependencies=[ReadDep], responses={404: {"model": Problem}})
+@router.get("/{spec_id}", response_model=SpecDetail, dependencies=[ReadDep], responses={404: {"model": ErrorDetail}})
 def read_spec_(spec_id: IdPath, session: SessionDep) -> SpecDetail:
     row = get_spec(session, spec_id)
     return SpecDetail(**public(row).model_dump(), source=row.source)

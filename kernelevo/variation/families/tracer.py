@@ -26,9 +26,9 @@ class TraceHandler:
     """Sandbox handler: loads the spec, then traces its graph (a str says why not)."""
 
     def __init__(self, spec: Spec, conn: Connection) -> None:
-        from kernelevo.spec.problem import Problem
+        from kernelevo.spec.loaded import LoadedSpec
 
-        self.problem = Problem(spec)
+        self.problem = LoadedSpec(spec)
 
     def handle(self, request: str) -> OpGraph | str:
         try:

@@ -53,7 +53,7 @@ def _line_in(exc: BaseException, filename: str) -> str:
     return line
 
 
-class Problem:
+class LoadedSpec:
     """The executed reference module of a :class:`Spec`."""
 
     def __init__(self, spec: Spec) -> None:
