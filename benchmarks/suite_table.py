@@ -75,10 +75,20 @@ def standing(rows: dict[str, dict]) -> dict:
         # a correct kernel, but torch.compile's time failed: no speedup, and left out of the mean
         "no_compile_time": [spec for spec, r in rows.items() if r.get("best_ms") and not speedups[spec]],
         "below_1x": [spec for spec, s in speedups.items() if s and s < MIN_SPEEDUP],
+        # of those, the ones whose shortfall is within the best kernel's own timing spread (its IQR over its
+        # median): a tie, typically the same library call as torch.compile's; still counted in below_1x
+        "below_1x_within_noise": [spec for spec, s in speedups.items() if s and s < MIN_SPEEDUP
+                                  and 1 - s <= _spread(rows[spec])],
         "below_4_cells": [spec for spec, r in rows.items() if r.get("cells_filled", 0) < MIN_CELLS],
         "geomean_speedup_compile": math.prod(measured) ** (1 / len(measured)) if measured else None,
         "geomean_over": len(measured),
     }
+
+
+def _spread(row: dict) -> float:
+    """The best kernel's interquartile range over its median time (0 where the report has none)."""
+    best, iqr = row.get("best_ms"), row.get("best_iqr_ms")
+    return iqr / best if best and iqr else 0.0
 
 
 def geomean(values: list[float]) -> float | None:
@@ -129,7 +139,7 @@ def print_families(console: Console, hardware: str, families: dict[str, dict]) -
 
 
 def print_table(console: Console, hardware: str, rows: dict[str, dict], checked: dict) -> None:
-    table = Table(title=f"no-seed suite on {hardware}: the latest 3-minute search of each spec")
+    table = Table(title=f"no-seed suite on {hardware}: the latest search of each spec")
     columns = ("spec", "family", "evals (correct)", "cells", "QD", "best ms", "compile ms", "x compile", "steady /min",
                "report")
     for col in columns:
@@ -150,7 +160,9 @@ def print_table(console: Console, hardware: str, rows: dict[str, dict], checked:
                   f"{'-' if geomean is None else f'{geomean:.3f}x'} (target {MIN_GEOMEAN}x over all {len(SUITE)})")
     for key, label in (("missing", "not measured"), ("no_correct_kernel", "no correct kernel"),
                        ("no_compile_time", "no torch.compile time"),
-                       ("below_1x", f"below {MIN_SPEEDUP}x"), ("below_4_cells", f"under {MIN_CELLS} cells")):
+                       ("below_1x", f"below {MIN_SPEEDUP}x"),
+                       ("below_1x_within_noise", f"of those, within the best kernel's IQR of {MIN_SPEEDUP}x"),
+                       ("below_4_cells", f"under {MIN_CELLS} cells")):
         console.print(f"{label}: {', '.join(checked[key]) or 'none'}")
 
 

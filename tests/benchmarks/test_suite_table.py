@@ -118,3 +118,12 @@ def test_the_json_and_the_cli_options(tmp_path: Path, reports: list[Path]) -> No
     assert len(run("--missing", "h100", "--take", "2", *map(str, reports)).stdout.strip().split(",")) == 2
     wrong = run("--missing", "h100", "--family", "convolution", *map(str, reports))
     assert wrong.returncode == 2 and "no family convolution" in wrong.stderr
+
+
+def test_a_shortfall_within_the_best_kernels_spread_is_named_a_tie_and_still_counted_below(suite_table) -> None:
+    tie = {**row("matmul_square", "h100", 0.99), "best_iqr_ms": 0.5 * 0.02}  # 1% short, 2% spread
+    short = {**row("relu", "h100", 0.95), "best_iqr_ms": 0.5 * 0.01}  # 5% short, 1% spread
+    unknown = row("silu", "h100", 0.999)  # no spread recorded: not a tie
+    checked = suite_table.standing({"matmul_square": tie, "relu": short, "silu": unknown})
+    assert sorted(checked["below_1x"]) == ["matmul_square", "relu", "silu"]
+    assert checked["below_1x_within_noise"] == ["matmul_square"]
