@@ -26,7 +26,7 @@ from sqlalchemy import select
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
 from kernelevo.records.elite import AddStatus
-from kernelevo.records.result import EvalResult
+from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.records.run import RunStatus
 from kernelevo.search.state import SearchState
 from kernelevo.spec.spec import Spec, read_spec
@@ -162,6 +162,7 @@ def _import_archive(db: Database, document_path: Path, spec_files: list[Path]) -
             run_row.interpreted = top.interpreted
             run_row.best_speedup_eager, run_row.best_speedup_compile = top.speedup_eager, top.speedup_compile
             run_row.best_roofline = top.roofline.fraction if top.roofline else None
+            run_row.best_roofline_floor = floor_name(top.roofline)
         run_row.finished_at = utcnow()
     return f"run {run_id}: {document_path} ({len(elites)} elites on {hardware})"
 
@@ -185,4 +186,5 @@ def _summarize(db: Database, run_id: int, state: SearchState) -> None:
                 if not result.interpreted:
                     row.best_speedup_eager, row.best_speedup_compile = result.speedup_eager, result.speedup_compile
                     row.best_roofline = result.roofline.fraction if result.roofline else None
+                    row.best_roofline_floor = floor_name(result.roofline)
         row.finished_at = utcnow()

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kernelevo.records.result import CudaBuild, ErrorKind, EvalResult, Timing
+from kernelevo.records.result import CudaBuild, ErrorKind, EvalResult, Timing, floor_name
 from kernelevo.spec.probe import SpecReport
 from kernelevo.spec.spec import Spec
 
@@ -168,9 +168,15 @@ def results_table(rows: list[tuple[str, EvalResult]], *, title: str) -> Table:
 def roofline_cell(result: EvalResult) -> str:
     """The fraction of the roofline reached and which floor applies, e.g. ``"98% (read)"``; "-" when unknown."""
     r = result.roofline
-    if r is None or r.fraction is None:
+    return roofline_text(r.fraction if r else None, floor_name(r))
+
+
+def roofline_text(fraction: float | None, floor: str | None) -> str:
+    """A roofline fraction and the floor it is of, e.g. ``"98% (read)"``: the fraction alone where the floor is
+    unknown (a run stored before floors were), "-" without a fraction."""
+    if fraction is None:
         return "-"
-    return f"{r.fraction:.0%} ({r.floor_kind()})"
+    return f"{fraction:.0%} ({floor})" if floor else f"{fraction:.0%}"
 
 
 def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:

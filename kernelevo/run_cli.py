@@ -360,6 +360,7 @@ def model_table(rows: list[dict[str, Any]]) -> Table:
 
 
 def runs(args: argparse.Namespace, console: Console) -> int:
+    from kernelevo.report import roofline_text
     from kernelevo.storage.runs import list_runs, run_info
 
     db = database(args, write=False)
@@ -379,7 +380,7 @@ def runs(args: argparse.Namespace, console: Console) -> int:
 
         table.add_row(str(r.id), r.spec_name, r.status.value, (r.hardware or "-") + (" (CPU)" if r.interpreted else ""),
                       str(r.evaluations), str(r.correct), speed(r.best_speedup_eager), speed(r.best_speedup_compile),
-                      "-" if r.best_roofline is None else f"{r.best_roofline:.0%}", f"{r.tokens:,}",
+                      roofline_text(r.best_roofline, r.best_roofline_floor), f"{r.tokens:,}",
                       f"{r.dollars:.2f}", r.started_at.strftime("%Y-%m-%d %H:%M") if r.started_at else "-")
     console.print(table)
     return EXIT_OK

@@ -73,6 +73,7 @@ def snapshot(state: SearchState, i: int) -> Progress:
             "session_s": i * 1.5, "hardware": "h100", "interpreted": False,
             "best_speedup_eager": math.exp(speedup) if speedup is not None else None,
             "best_speedup_compile": math.exp(speedup) if speedup is not None else None, "best_roofline": 0.9,
+            "best_roofline_floor": "copy",
             "coverage": {"h100": {"filled": sum(len(a) for a in archives),
                                   "cells": archives[0].cells if archives else 1, "qd_score": 0.0}},
             "calls": 0, "tokens": 0, "dollars": 0.0})

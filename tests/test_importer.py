@@ -9,7 +9,7 @@ import pytest
 
 from kernelevo.importer import ImportError_, import_path
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
-from kernelevo.records.result import EvalResult, Stage, Timing
+from kernelevo.records.result import EvalResult, Stage, Timing, floor_name
 from kernelevo.storage import queries
 from kernelevo.storage.recorder import load_run
 from kernelevo.storage.runs import get_run
@@ -23,6 +23,7 @@ def test_the_exported_archives_come_in_as_finished_runs(db, monkeypatch: pytest.
     exported = sorted(ROOT.glob("archives/*/*/archive.json"))
     assert len(lines) == len(exported) >= 5
     assert all(f"elites on {path.parent.parent.name})" in line for line, path in zip(lines, exported, strict=True))
+    floors: set[str | None] = set()
     with db.session() as session:
         for run_id, path in enumerate(exported, 1):
             run, hardware = get_run(session, run_id), path.parent.parent.name
@@ -30,6 +31,12 @@ def test_the_exported_archives_come_in_as_finished_runs(db, monkeypatch: pytest.
             elites = queries.archive(session, run_id, hardware)
             document = json.loads(Path(run.config["imported_from"]).read_text())
             assert sorted(e.objective for e in elites) == sorted(e["objective"] for e in document["elites"])
+            # the best's roofline fraction with the floor it is of (named, or for an older export, derived)
+            best = EvalResult.model_validate(max(document["elites"], key=lambda e: e["objective"])["result"])
+            assert (run.best_roofline, run.best_roofline_floor) == (
+                best.roofline.fraction if best.roofline else None, floor_name(best.roofline))
+            floors.add(run.best_roofline_floor)
+    assert floors - {None}, floors
     with pytest.raises(ImportError_, match="imported before"):
         import_path(db, ROOT / "archives" / "h200" / "gelu", spec_files=[])
 

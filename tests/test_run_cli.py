@@ -213,3 +213,32 @@ def test_a_config_file_and_an_environment_setting_name_their_field(tmp_path: Pat
                           text=True, timeout=120, cwd=tmp_path, env=environment)
     assert one_line(done) == "error: KERNELEVO_API_PORT=99999: input should be less than or equal to 65535"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.toml"]
+
+
+# -- the runs table ----------------------------------------------------------------------------------
+
+def test_the_runs_table_names_the_floor_of_each_roofline_fraction(tmp_path: Path) -> None:
+    from kernelevo.records.progress import Progress
+    from kernelevo.spec import read_spec
+    from kernelevo.storage.database import open_database
+    from kernelevo.storage.recorder import RunRecorder
+    from kernelevo.storage.runs import create_run, save_spec
+    from kernelevo.storage.tables import RunRow
+
+    db = open_database(f"sqlite:///{tmp_path / 'runs.db'}")
+    try:
+        with db.session() as session:
+            spec_id = save_spec(session, read_spec(str(GELU / "spec.py"))).id
+            ids = [create_run(session, spec_id=spec_id, config={}, owner="test").id for _ in range(3)]
+        for run_id, fraction, floor in zip(ids, (0.981, 0.5, 0.42), ("read", "compute", None), strict=True):
+            RunRecorder(db, run_id).progress(Progress(evaluations=4, correct=3, hardware="h100", best_speedup_eager=2.0,
+                                                      best_roofline=fraction, best_roofline_floor=floor), force=True)
+        with db.session() as session:  # a run stored before floors were, which no evaluation's fraction matched
+            assert session.get_one(RunRow, ids[2]).best_roofline_floor is None
+    finally:
+        db.dispose()
+    done = kernelevo(tmp_path, "runs", "--db", "runs.db")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") > 5}
+    assert "98% (read)" in rows[str(ids[0])] and "50% (compute)" in rows[str(ids[1])], done.stdout
+    assert "42%" in rows[str(ids[2])] and "42% (" not in rows[str(ids[2])], done.stdout

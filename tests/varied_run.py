@@ -20,7 +20,7 @@ from synthetic_run import gpu_result, snapshot
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate
-from kernelevo.records.result import ErrorKind, EvalResult, Stage, Timing
+from kernelevo.records.result import ErrorKind, EvalResult, Floor, Stage, Timing
 from kernelevo.search.state import SearchState
 from kernelevo.spec import read_spec
 from kernelevo.storage.database import Database
@@ -58,10 +58,14 @@ def varied_result(i: int, shift: int = 0) -> EvalResult:
                                        "kernel": None, "speedup_eager": None, "speedup_compile": None,
                                        "roofline": None, "mismatch": None})
     ms = EAGER_MS * math.exp(2.5 - 5 * (((i + shift) * 37) % 101) / 100)
+    roofline = base.roofline.model_copy(update={"fraction": min(1.0, 0.3565 / ms)}) if base.roofline else None
+    if roofline is not None and i % 4 == 2:  # one in four reads far more than it writes: the read floor
+        read = roofline.bytes_read or 0
+        roofline = roofline.model_copy(update={"bytes_written": read // 64, "bytes_moved": read + read // 64,
+                                               "floor": Floor.READ})
     return base.model_copy(update={"correct": True, "error": None, "message": "", "kernel": timing(ms),
                                    "speedup_eager": EAGER_MS / ms, "speedup_compile": EAGER_MS / ms,
-                                   "roofline": base.roofline.model_copy(update={"fraction": min(1.0, 0.3565 / ms)})
-                                   if base.roofline else None})
+                                   "roofline": roofline})
 
 
 def write_varied_run(db: Database, candidates: int, *, shift: int = 0, islands: int = 1, pending: int = 0,

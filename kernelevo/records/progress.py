@@ -48,6 +48,7 @@ class Progress(BaseModel):
     best_speedup_eager: float | None = None
     best_speedup_compile: float | None = None
     best_roofline: float | None = None
+    best_roofline_floor: str | None = None  # which floor the best's fraction is of: "read", "copy" or "compute"
     best: dict[str, BestKernel] = Field(default_factory=dict)
     coverage: dict[str, Coverage] = Field(default_factory=dict)
     calls: int = 0  # LLM calls, their tokens and dollars
@@ -57,6 +58,6 @@ class Progress(BaseModel):
 
 # the Progress fields the runs table keeps as columns, for listing runs without reading their events
 SUMMARY_COLUMNS = ("hardware", "interpreted", "evaluations", "correct", "best_speedup_eager", "best_speedup_compile",
-                   "best_roofline", "tokens", "dollars", "elapsed_s")
+                   "best_roofline", "best_roofline_floor", "tokens", "dollars", "elapsed_s")
 
 __all__ = ["SUMMARY_COLUMNS", "BestKernel", "Coverage", "Progress"]

@@ -244,6 +244,13 @@ class Roofline(BaseModel):
         return "; ".join([moved, ", ".join(rates) or "bandwidth unknown", flops])
 
 
+def floor_name(roofline: Roofline | None) -> str | None:
+    """Which floor a roofline's fraction is of ("read", "copy" or "compute", as stored beside the fraction);
+    None without a roofline or a known floor."""
+    kind = roofline.floor_kind() if roofline is not None else None
+    return kind.value if kind is not None else None
+
+
 class Environment(BaseModel):
     """Where an evaluation ran."""
 

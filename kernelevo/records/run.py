@@ -43,6 +43,7 @@ class RunInfo(BaseModel):
     best_speedup_eager: float | None = None
     best_speedup_compile: float | None = None
     best_roofline: float | None = None
+    best_roofline_floor: str | None = None  # which floor the fraction is of: "read", "copy" or "compute"
     tokens: int = 0
     dollars: float = 0.0
     elapsed_s: float = 0.0

@@ -61,6 +61,7 @@ def snapshot(loop: Scheduler) -> Progress:
         best_speedup_eager=on_gpu.speedup_eager if on_gpu else None,
         best_speedup_compile=on_gpu.speedup_compile if on_gpu else None,
         best_roofline=on_gpu.roofline if on_gpu else None,
+        best_roofline_floor=on_gpu.roofline_floor if on_gpu else None,
         best=best, coverage=coverage,
         calls=state.usage.calls, tokens=state.usage.tokens, dollars=state.usage.cost_usd,
     )

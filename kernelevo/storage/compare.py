@@ -38,6 +38,7 @@ class KernelEvaluation(BaseModel):
     speedup_eager: float | None
     speedup_compile: float | None
     roofline: float | None
+    roofline_floor: str | None  # which floor the fraction is of: "read", "copy" or "compute"
     registers: int | None  # the most of any of its kernels
     spills: int | None
     launches: int
@@ -94,6 +95,7 @@ def kernel_side(session: Session, row: CandidateRow) -> KernelSide:
             hardware=e.hardware, correct=e.correct, stage=e.stage, error=e.error, message=_first_line(r.message),
             interpreted=r.interpreted, kernel=r.kernel, eager=r.eager, compiled=r.compiled,
             speedup_eager=r.speedup_eager, speedup_compile=r.speedup_compile, roofline=e.roofline,
+            roofline_floor=e.roofline_floor,
             registers=max(registers, default=None), spills=max(spills, default=None), launches=r.launches,
             library=library_of(e.result.get("library"))))
     return KernelSide(id=row.id, run_id=row.run_id, spec_id=run.spec_id, spec_name=spec.name if spec else "?",
@@ -134,6 +136,7 @@ class BestKernel(BaseModel):
     speedup_eager: float | None
     speedup_compile: float | None
     roofline: float | None
+    roofline_floor: str | None
     interpreted: bool
     found_at: int  # the evaluation (its number in the run) that found it
     cells_filled: int  # of the archive on this hardware (every island)
@@ -178,14 +181,15 @@ def _best(session: Session, run_id: int) -> list[BestKernel]:
     rows = session.execute(
         select(EvaluationRow.hardware, EvaluationRow.candidate_id, EvaluationRow.candidate_number,
                EvaluationRow.objective, EvaluationRow.kernel_ms, EvaluationRow.speedup_eager,
-               EvaluationRow.speedup_compile, EvaluationRow.roofline, EvaluationRow.interpreted)
+               EvaluationRow.speedup_compile, EvaluationRow.roofline, EvaluationRow.roofline_floor,
+               EvaluationRow.interpreted)
         .where(EvaluationRow.run_id == run_id).order_by(EvaluationRow.id)).all()
     filled = {hardware: count for hardware, count in session.execute(
         select(EliteRow.hardware, func.count()).where(EliteRow.run_id == run_id).group_by(EliteRow.hardware))}
     progress: dict[str, list[tuple[int, float]]] = {}
     best: dict[str, BestKernel] = {}
-    for number, (hardware, cid, cnum, objective, kernel_ms, eager, compiled, roofline, interpreted) in enumerate(
-            rows, start=1):
+    for number, (hardware, cid, cnum, objective, kernel_ms, eager, compiled, roofline, floor,
+                 interpreted) in enumerate(rows, start=1):
         if objective is None or not math.isfinite(objective):
             continue
         steps = progress.setdefault(hardware, [])
@@ -194,7 +198,8 @@ def _best(session: Session, run_id: int) -> list[BestKernel]:
         steps.append((number, objective))
         best[hardware] = BestKernel(
             hardware=hardware, candidate_id=cid, candidate_number=cnum, objective=objective, kernel_ms=kernel_ms,
-            speedup_eager=eager, speedup_compile=compiled, roofline=roofline, interpreted=interpreted,
+            speedup_eager=eager, speedup_compile=compiled, roofline=roofline, roofline_floor=floor,
+            interpreted=interpreted,
             found_at=number, cells_filled=filled.get(hardware, 0), progress=steps)
     return [best[h] for h in sorted(best)]
 

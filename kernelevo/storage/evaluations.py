@@ -78,7 +78,8 @@ class EvaluationItem(BaseModel):
     compile_ms: float | None
     speedup_eager: float | None
     speedup_compile: float | None
-    roofline: float | None
+    roofline: float | None  # the fraction of the floor reached ...
+    roofline_floor: str | None  # ... and which floor: "read", "copy" or "compute"
     objective: float | None  # ln of the speedup over eager (of the interpreted time ratio on a CPU run)
     archive_status: str | None
     cell: int | None
@@ -150,8 +151,8 @@ def evaluations(session: Session, run_id: int, filters: Filters | None = None, *
                func.substr(e.message, 1, message_chars).label("message"), e.kernel_ms,
                result[("eager", "median_ms")].as_float().label("eager_ms"),
                result[("compiled", "median_ms")].as_float().label("compile_ms"), e.speedup_eager, e.speedup_compile,
-               e.roofline, e.objective, e.archive_status, e.cell, e.measures, e.interpreted, e.finished_at,
-               result["library"].label("library")]
+               e.roofline, e.roofline_floor, e.objective, e.archive_status, e.cell, e.measures, e.interpreted,
+               e.finished_at, result["library"].label("library")]
     query = _filtered(select(*columns).join(numbered, numbered.c.id == e.id)
                       .join(CandidateRow, CandidateRow.id == e.candidate_id).where(e.run_id == run_id), filters)
     total = count(session, run_id, filters)

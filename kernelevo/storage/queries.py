@@ -48,6 +48,7 @@ class ArchiveElite(BaseModel):
     speedup_eager: float | None
     speedup_compile: float | None
     roofline: float | None
+    roofline_floor: str | None  # which floor the fraction is of: "read", "copy" or "compute"
     kernel_ms: float | None
     interpreted: bool
 
@@ -94,7 +95,8 @@ def archive(session: Session, run_id: int, hardware: str | None = None, *,
     """The run's elites (every island), fastest first, with the evaluation that put each there (one query);
     the first ``limit`` only, if given."""
     query = (select(EliteRow, CandidateRow.operator, EvaluationRow.speedup_eager, EvaluationRow.speedup_compile,
-                    EvaluationRow.roofline, EvaluationRow.kernel_ms, EvaluationRow.interpreted)
+                    EvaluationRow.roofline, EvaluationRow.roofline_floor, EvaluationRow.kernel_ms,
+                    EvaluationRow.interpreted)
              .join(CandidateRow, CandidateRow.id == EliteRow.candidate_id)
              .outerjoin(EvaluationRow, (EvaluationRow.candidate_id == EliteRow.candidate_id)
                         & (EvaluationRow.hardware == EliteRow.hardware))
@@ -107,8 +109,8 @@ def archive(session: Session, run_id: int, hardware: str | None = None, *,
                          candidate_id=elite.candidate_id, candidate_number=elite.candidate_number,
                          objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr,
                          operator=operator, speedup_eager=eager, speedup_compile=compiled, roofline=roofline,
-                         kernel_ms=kernel_ms, interpreted=bool(interpreted))
-            for elite, operator, eager, compiled, roofline, kernel_ms, interpreted in session.execute(query)]
+                         roofline_floor=floor, kernel_ms=kernel_ms, interpreted=bool(interpreted))
+            for elite, operator, eager, compiled, roofline, floor, kernel_ms, interpreted in session.execute(query)]
 
 
 def archive_version(session: Session, run_id: int) -> tuple[int, int, float]:

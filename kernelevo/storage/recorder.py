@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite
 from kernelevo.records.progress import SUMMARY_COLUMNS, Progress
-from kernelevo.records.result import EvalResult
+from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.storage.database import Database
 from kernelevo.storage.runs import LeaseLost, fence
 from kernelevo.storage.tables import (
@@ -205,7 +205,8 @@ class RunRecorder:
             archive_status=str(e.archive_status) if e.archive_status else None,
             kernel_ms=r.kernel.median_ms if r.kernel else None,
             speedup_eager=r.speedup_eager, speedup_compile=r.speedup_compile,
-            roofline=r.roofline.fraction if r.roofline else None, interpreted=r.interpreted,
+            roofline=r.roofline.fraction if r.roofline else None, roofline_floor=floor_name(r.roofline),
+            interpreted=r.interpreted,
             result=r.model_dump(mode="json"), finished_at=e.finished_at,
         )
 

@@ -129,7 +129,8 @@ def run_info(session: Session, row: RunRow) -> RunInfo:
         driver=row.driver, out_dir=row.out_dir, queue_position=position, hardware=row.hardware,
         interpreted=row.interpreted, evaluations=row.evaluations, correct=row.correct,
         best_speedup_eager=row.best_speedup_eager, best_speedup_compile=row.best_speedup_compile,
-        best_roofline=row.best_roofline, tokens=row.tokens, dollars=row.dollars, elapsed_s=row.elapsed_s,
+        best_roofline=row.best_roofline, best_roofline_floor=row.best_roofline_floor, tokens=row.tokens,
+        dollars=row.dollars, elapsed_s=row.elapsed_s,
     )
 
 

@@ -61,6 +61,7 @@ class RunRow(Base):
     best_speedup_eager: Mapped[float | None] = mapped_column(Float)
     best_speedup_compile: Mapped[float | None] = mapped_column(Float)
     best_roofline: Mapped[float | None] = mapped_column(Float)
+    best_roofline_floor: Mapped[str | None] = mapped_column(String(10))  # "read", "copy" or "compute"
     tokens: Mapped[int] = mapped_column(Integer, default=0)
     dollars: Mapped[float] = mapped_column(Float, default=0.0)
     elapsed_s: Mapped[float] = mapped_column(Float, default=0.0)  # summed over the run's sessions
@@ -108,7 +109,8 @@ class EvaluationRow(Base):
     kernel_ms: Mapped[float | None] = mapped_column(Float)
     speedup_eager: Mapped[float | None] = mapped_column(Float)
     speedup_compile: Mapped[float | None] = mapped_column(Float)
-    roofline: Mapped[float | None] = mapped_column(Float)
+    roofline: Mapped[float | None] = mapped_column(Float)  # the fraction of the floor reached ...
+    roofline_floor: Mapped[str | None] = mapped_column(String(10))  # ... and which floor: "read", "copy", "compute"
     interpreted: Mapped[bool] = mapped_column(Boolean, default=False)
     result: Mapped[dict[str, Any]]
     finished_at: Mapped[float] = mapped_column(Float)

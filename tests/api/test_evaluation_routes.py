@@ -17,6 +17,7 @@ from api_server import Server, start_server
 from varied_run import FORMULA_MESSAGE, FORMULA_NOTE, LIBRARY, MESSY_MESSAGE, varied_result, write_varied_run
 
 from kernelevo.api.routes.exports import slug, spreadsheet_safe
+from kernelevo.records.result import floor_name
 from kernelevo.storage.database import open_database
 
 RUN_SIZE = 300
@@ -56,6 +57,14 @@ def test_the_list_pages_through_every_evaluation_in_order_with_filters(served: t
     assert [i["candidate_number"] for i in items] == list(range(RUN_SIZE))
     assert [(i["correct"], i["stage"], i["error"]) for i in items] == [expected(k) for k in range(RUN_SIZE)]
     assert page["operators"] == ["llm-mutate", "seed", "template"] and page["hardware"] == ["h100"]
+    # each roofline fraction with the floor it is of
+    truth = [varied_result(k).roofline for k in range(RUN_SIZE)]
+    assert [(i["roofline"], i["roofline_floor"]) for i in items] == [
+        (pytest.approx(r.fraction), floor_name(r)) if r else (None, None) for r in truth]
+    assert {i["roofline_floor"] for i in items} == {"read", "copy", None}
+    run_info = get(server, f"/api/runs/{run}")
+    assert (run_info["best_roofline"], run_info["best_roofline_floor"]) == (0.9, "copy")
+    assert [(r["id"], r["best_roofline_floor"]) for r in get(server, "/api/runs")["items"]] == [(run, "copy")]
     first = items[2]
     assert first["eager_ms"] == pytest.approx(0.357) and first["kernel_ms"] == pytest.approx(
         varied_result(2).kernel.median_ms)  # type: ignore[union-attr]
@@ -160,6 +169,10 @@ def test_the_csv_export_has_one_row_per_evaluation_and_no_formula_a_spreadsheet_
     library = {int(r["candidate_number"]) for r in rows if r["library_ops"]}
     assert library == set(written["library"]) and rows[written["library"][0]]["library_ops"] == "mm x2"
     assert float(rows[written["library"][0]]["library_gpu_share"]) == 0.83
+    # the floor beside each fraction, empty where there is none
+    assert list(rows[0])[list(rows[0]).index("roofline") + 1] == "roofline_floor"
+    assert [r["roofline_floor"] or None for r in rows] == [floor_name(varied_result(k).roofline)
+                                                          for k in range(RUN_SIZE)]
 
 
 def test_the_json_export_has_one_object_per_evaluation(served: tuple[Server, dict[str, Any]]) -> None:
@@ -176,6 +189,7 @@ def test_the_json_export_has_one_object_per_evaluation(served: tuple[Server, dic
     correct = next(r for r in rows if r["correct"])
     assert set(correct["descriptors"]) == {"registers", "shared_kib", "warps"}
     assert rows[written["library"][0]]["library"]["calls"][0]["op"] == "mm"
+    assert [r["roofline_floor"] for r in rows] == [floor_name(varied_result(k).roofline) for k in range(RUN_SIZE)]
     assert json.dumps(document)  # no NaN or infinity: strict JSON
 
 

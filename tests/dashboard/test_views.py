@@ -55,6 +55,11 @@ def everything(server: Server, run: int) -> list[dict[str, Any]]:
     return api(server, f"/api/runs/{run}/evaluations", limit=1000)["items"]
 
 
+def percent(x: float) -> str:
+    """JavaScript's (100 * x).toFixed(0) with a % sign, as the dashboard writes fractions."""
+    return f"{math.floor(100 * x + 0.5)}%"
+
+
 def bin_of(axis: dict[str, Any], value: float) -> int:
     k = math.floor((value - axis["low"]) / (axis["high"] - axis["low"]) * axis["cells"])
     return max(0, min(axis["cells"] - 1, k))
@@ -219,6 +224,11 @@ def test_the_evaluations_list_exports_every_evaluation_and_compares_two_kernels(
     assert "Library share" in page.locator("table.evaluations thead").inner_text()
     library = first["library"][0]
     assert page.locator(f"tr[data-number='{library + 1}'] td").nth(10).inner_text() == "83%"
+    # each roofline fraction with the floor it is of, as the API gives them; a rejected one has neither
+    shown = dict(rows.evaluate_all("rs => rs.map(r => [Number(r.dataset.number), r.cells[8].textContent])"))
+    assert shown == {i["number"]: "–" if i["roofline"] is None else f"{percent(i['roofline'])} ({i['roofline_floor']})"
+                     for i in items[:100]}
+    assert {s.split(" ")[-1] for s in shown.values()} == {"(read)", "(copy)", "–"}
     page.get_by_role("button", name="Next").click()
     page.wait_for_selector("tr[data-number='101']")
     page.select_option("select[aria-label=verdict]", "false")
@@ -302,6 +312,21 @@ def test_two_runs_side_by_side(served: Any, page: Any) -> None:
     assert page.locator("table.config tr[data-field=islands] td").all_inner_texts() == ["1", "2"]
     assert page.locator("table.config tr[data-field='budget.evaluations'] td").all_inner_texts() == ["–", "60"]
     assert page.locator("svg[data-chart=best] path[data-series]").count() == 2
+    assert page.locator("table.runs tr[data-field=roofline] td").all_inner_texts() == [
+        f"{percent(c[side]['run']['best_roofline'])} ({c[side]['run']['best_roofline_floor']})" for side in "ab"]
+
+
+def test_the_runs_list_names_the_floor_of_each_best_roofline_fraction(served: Any, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    server, first, second = served
+    runs = {r["id"]: r for r in api(server, "/api/runs")["items"]}
+    page.goto(f"{server.url}/#/")
+    for run in (first["run_id"], second["run_id"]):
+        info = runs[run]
+        assert info["best_roofline_floor"] == "copy"
+        cell = page.locator(f"tr[data-run='{run}'] td").nth(8)
+        expect(cell).to_have_text(f"{percent(info['best_roofline'])} (copy)")
 
 
 def test_the_run_page_keeps_one_correct_rate_a_sane_busy_axis_and_the_token_notice_current(

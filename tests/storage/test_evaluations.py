@@ -8,11 +8,12 @@ from typing import Any
 
 from varied_run import LIBRARY, varied_result, write_varied_run
 
+from kernelevo.records.result import floor_name
 from kernelevo.storage import evaluations as stored
 from kernelevo.storage.compare import compare_kernels, compare_runs
 from kernelevo.storage.evaluations import Filters
-from kernelevo.storage.queries import candidate_by_number
-from kernelevo.storage.runs import get_run
+from kernelevo.storage.queries import archive, candidate_by_number
+from kernelevo.storage.runs import get_run, run_info
 
 SIZE = 60
 
@@ -31,6 +32,13 @@ def test_every_evaluation_reads_back_on_either_database(any_db: Any) -> None:
         first = items[written["library"][0]].library
         assert first is not None and first.gpu_share == 0.83 and first.ops() == "mm x2"
         assert first.calls[0].signature == LIBRARY["calls"][0]["signature"]  # type: ignore[index]
+        # each fraction beside the floor it is of, as the recorder stored it
+        assert [(i.roofline, i.roofline_floor) for i in items] == [
+            (r.roofline.fraction, floor_name(r.roofline)) if r.roofline else (None, None) for r in truth]
+        assert {i.roofline_floor for i in items} == {"read", "copy", None}
+        elites = archive(session, run)
+        assert elites and all(e.roofline_floor == floor_name(truth[e.candidate_number].roofline) for e in elites)
+        assert run_info(session, get_run(session, run)).best_roofline_floor == "copy"  # the progress snapshot's
 
         page, total = stored.evaluations(session, run, Filters(correct=False), sort="-number", limit=3, offset=1)
         rejected = [k for k, r in enumerate(truth) if not r.ok]
@@ -49,6 +57,9 @@ def test_every_evaluation_reads_back_on_either_database(any_db: Any) -> None:
         assert a is not None and b is not None
         kernels = compare_kernels(session, a, b)
         assert kernels.timings[0].speedup == truth[2].kernel.median_ms / truth[4].kernel.median_ms  # type: ignore[union-attr]
+        assert [s.evaluations[0].roofline_floor for s in (kernels.a, kernels.b)] == ["read", "copy"]
         runs = compare_runs(session, get_run(session, run), get_run(session, other["run_id"]))
         assert [d.key for d in runs.config] == ["budget.evaluations"]
         assert runs.a.evaluations == SIZE and runs.b.evaluations == 30
+        best = runs.a.best[0]
+        assert best.roofline_floor == floor_name(truth[best.candidate_number].roofline) is not None

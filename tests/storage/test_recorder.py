@@ -5,16 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite
 from kernelevo.records.progress import Progress
-from kernelevo.records.result import EvalResult, KernelMetadata, Stage, Timing
+from kernelevo.records.result import EvalResult, Floor, KernelMetadata, Roofline, Stage, Timing
 from kernelevo.spec import read_spec
 from kernelevo.storage import queries
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import create_run, save_spec
-from kernelevo.storage.tables import EliteRow, RunRow
+from kernelevo.storage.tables import EliteRow, EvaluationRow, RunRow
 from kernelevo.variation.metaprompt import PromptArchive
 
 
@@ -63,6 +64,30 @@ def test_records_come_back_as_they_were_written(any_db, examples_dir: Path) -> N
     assert stored.prompts.prompts[1].mutation == "improve"
 
 
+def test_each_evaluation_is_stored_with_the_floor_its_roofline_fraction_is_of(any_db, examples_dir: Path) -> None:
+    """The floor named by the result, or for a result made before floors were named, the one its numbers show;
+    none where no fraction is known."""
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    rooflines = [Roofline(bytes_moved=2_000_000, bytes_read=1_900_000, bytes_written=100_000, flops=0,
+                          bandwidth_gbs=3000.0, read_bandwidth_gbs=3200.0, peak_tflops=989.0, floor_ms=0.0006,
+                          fraction=0.98, floor=Floor.READ),
+                 Roofline(bytes_moved=2_000_000, flops=10**12, bandwidth_gbs=3000.0, peak_tflops=989.0, floor_ms=1.01,
+                          fraction=0.75),  # no floor stored: FLOPs at the peak take longer than the bytes
+                 Roofline(bytes_moved=2_000_000, flops=0, bandwidth_gbs=None, peak_tflops=None, floor_ms=None,
+                          fraction=None),  # the bandwidth unknown
+                 None]
+    for i, roofline in enumerate(rooflines):
+        recorder.add_candidate(candidate(i))
+        told = evaluated(i)
+        recorder.add_evaluations([told.model_copy(update={"result": told.result.model_copy(
+            update={"roofline": roofline})})])
+    with any_db.session() as session:
+        stored = session.execute(select(EvaluationRow.roofline, EvaluationRow.roofline_floor)
+                                 .where(EvaluationRow.run_id == run_id).order_by(EvaluationRow.id)).all()
+    assert [tuple(r) for r in stored] == [(0.98, "read"), (0.75, "compute"), (None, None), (None, None)]
+
+
 def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id)
@@ -93,12 +118,14 @@ def test_progress_updates_the_runs_summary_at_most_once_a_second(any_db, example
     recorder.progress(Progress(evaluations=3, correct=2, **best))
     recorder.progress(Progress(evaluations=4, correct=3, **best))  # within the second: held back
     recorder.progress(Progress(evaluations=5, correct=3, **best), force=True)  # an improvement: written at once
-    recorder.progress(Progress(evaluations=6, correct=3, best_speedup_eager=1.5, hardware="h200"))  # held back ...
+    recorder.progress(Progress(evaluations=6, correct=3, best_speedup_eager=1.5, hardware="h200", best_roofline=0.98,
+                               best_roofline_floor="read"))  # held back ...
     recorder.flush()  # ... until the heartbeat writes it
     recorder.flush()  # nothing held back: nothing written
     with any_db.session() as session:
         row = session.get(RunRow, run_id)
         assert (row.evaluations, row.correct, row.best_speedup_eager, row.hardware) == (6, 3, 1.5, "h200")
+        assert (row.best_roofline, row.best_roofline_floor) == (0.98, "read")
         assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [3, 5, 6]
 
 

@@ -32,7 +32,7 @@ MESSAGE_CHARS = 2000  # of each error message: enough for a compiler's first err
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 COLUMNS = ["number", "evaluation_id", "candidate_id", "candidate_number", "operator", "note", "island", "hardware",
            "correct", "stage", "error", "message", "kernel_ms", "eager_ms", "compile_ms", "speedup_eager",
-           "speedup_compile", "roofline", "objective", "archive_status", "cell"]
+           "speedup_compile", "roofline", "roofline_floor", "objective", "archive_status", "cell"]
 TAIL = ["interpreted", "finished_at", "library_ops", "library_gpu_share"]
 
 
@@ -93,8 +93,8 @@ def to_csv(rows: list[dict[str, Any]], columns: list[str]) -> str:
           "description": "a file to save: one row (object) per evaluation"}, **ERRORS})
 def export_evaluations(run_id: IdPath, session: SessionDep, format: Literal["csv", "json"] = "csv") -> Response:
     """Every evaluation of the run, in the order they finished: kernel, operator, verdict, stage and reason, times
-    (ms), speedups, roofline fraction, objective, archive outcome, descriptors, library calls and their share of
-    the GPU time, finish time (UTC)."""
+    (ms), speedups, roofline fraction and its floor, objective, archive outcome, descriptors, library calls and
+    their share of the GPU time, finish time (UTC)."""
     run = run_info(session, get_run(session, run_id))
     items, _ = stored.evaluations(session, run_id, message_chars=MESSAGE_CHARS)
     names = descriptor_names(run.config, items)

@@ -1,7 +1,7 @@
 // Side by side: two kernels (their timings on each hardware type, the library calls they made, the diff
 // from A to B and both sources) and two runs (their settings, results, rejections and best-so-far curves).
 
-import { CPU_NOTE, api, badge, el, fill, ms, num, pct, speed } from "./util.js";
+import { CPU_NOTE, api, badge, el, fill, ms, num, pct, roof, speed } from "./util.js";
 import { diffView, highlighted } from "./code.js";
 import { stepChart } from "./chart.js";
 
@@ -50,7 +50,7 @@ function hardwareTable(hardware, a, b) {
     row("torch.compile median", (e) => ms(e.compiled?.median_ms)),
     gpu ? row("Speedup over eager", (e) => speed(e.speedup_eager), "speedup_eager") : null,
     gpu ? row("Speedup over torch.compile", (e) => speed(e.speedup_compile)) : null,
-    gpu ? row("Roofline fraction", (e) => pct(e.roofline)) : null,
+    gpu ? row("Roofline fraction", (e) => roof(e.roofline, e.roofline_floor), "roofline") : null,
     row("Registers (most of its kernels)", (e) => num(e.registers)),
     row("Spills", (e) => num(e.spills)),
     row("Launches per call", (e) => num(e.launches)),
@@ -101,7 +101,7 @@ function runRows(a, b) {
     row("Rejected", (s) => num(s.evaluations - s.correct), "rejected"),
     row("Best vs eager", gpuOnly((s) => speed(s.run.best_speedup_eager)), "best_speedup_eager"),
     row("Best vs torch.compile", gpuOnly((s) => speed(s.run.best_speedup_compile))),
-    row("Roofline fraction", gpuOnly((s) => pct(s.run.best_roofline))),
+    row("Roofline fraction", gpuOnly((s) => roof(s.run.best_roofline, s.run.best_roofline_floor)), "roofline"),
     row("Best kernel", (s) => (best(s) ? el("a", { href: `#/candidates/${best(s).candidate_id}` },
       `#${best(s).candidate_number}, ${ms(best(s).kernel_ms)}`) : "–"), "best"),
     row("Best found at evaluation", (s) => (best(s) ? `#${num(best(s).found_at)}` : "–"), "found_at"),

@@ -2,7 +2,7 @@
 // place in the run, time or speedup, a hundred a page. Two kernels ticked are compared side by side; every
 // evaluation downloads as CSV or JSON. The filters live in the address, so a filtered list can be shared.
 
-import { CPU_NOTE, api, badge, download, el, errorBox, fill, hashQuery, ms, num, pct, speed } from "./util.js";
+import { CPU_NOTE, api, badge, download, el, errorBox, fill, hashQuery, ms, num, pct, roof, speed } from "./util.js";
 
 export const STAGES = ["static", "compile", "correctness", "timing", "verdict"];
 const PAGE = 100;
@@ -55,7 +55,7 @@ function columns(withLibrary) {
     ["Kernel time", "num", (i) => (i.interpreted ? el("span", { title: CPU_NOTE }, ms(i.kernel_ms)) : ms(i.kernel_ms))],
     ["vs eager", "num", (i) => gpu(i, speed(i.speedup_eager))],
     ["vs torch.compile", "num", (i) => gpu(i, speed(i.speedup_compile))],
-    ["Roofline", "num", (i) => gpu(i, pct(i.roofline))],
+    ["Roofline", "num", (i) => gpu(i, roof(i.roofline, i.roofline_floor))],
     ["Archive", "", (i) => i.archive_status || "–"],
     // only when some record holds its library calls (older ones cannot)
     withLibrary ? ["Library share", "num", (i) => (!i.library ? "–" : el("span", {

@@ -34,7 +34,8 @@ function eliteLine(elite, axes, interpreted) {
   const numbers = interpreted
     ? [el("span", { class: "cpu", title: CPU_NOTE }, `interpreter time ratio ${Math.exp(elite.objective).toFixed(2)}`)]
     : [`${speed(elite.speedup_eager)} eager`, `${speed(elite.speedup_compile)} torch.compile`,
-      `${pct(elite.roofline)} of roofline`, ms(elite.kernel_ms)];
+      `${pct(elite.roofline)} of roofline${elite.roofline_floor ? ` (${elite.roofline_floor})` : ""}`,
+      ms(elite.kernel_ms)];
   return el("li", { dataset: { candidate: elite.candidate_id } },
     el("a", { href: `#/candidates/${elite.candidate_id}` }, `Kernel #${elite.candidate_number}`),
     ` · ${elite.operator} · `, numbers.flatMap((n, k) => (k ? [" · ", n] : [n])),

@@ -1,7 +1,7 @@
 // A run: live progress from its event stream, a scatter of every evaluation, its archive as heatmaps,
 // what each operator and meta-prompt produced. Every number comes from the REST API.
 
-import { CPU_NOTE, api, badge, el, errorBox, fill, num, pct, speed } from "./util.js";
+import { CPU_NOTE, api, badge, el, errorBox, fill, num, pct, roof, speed } from "./util.js";
 import { runActions } from "./actions.js";
 import { lineChart } from "./chart.js";
 import { heatmap } from "./heatmap.js";
@@ -30,14 +30,14 @@ const cpu = () => el("span", { class: "cpu", title: CPU_NOTE }, "CPU run");
 // The one correct rate the run page shows (tile and operators): correct evaluations over evaluations. A
 // candidate still waiting for its evaluation when the run stopped is neither.
 const correctRate = (correct, evaluations) => (evaluations ? correct / evaluations : null);
-const gpu = (format) => (s, key) => (s.interpreted ? cpu() : format(s[key]));
+const gpu = (format) => (s, key) => (s.interpreted ? cpu() : format(s[key], s));
 
 const TILES = [
   ["evaluations", "Evaluations", (s) => num(s.evaluations)],
   ["correct", "Correct", (s) => `${pct(correctRate(s.correct, s.evaluations))} (${num(s.correct)})`],
   ["best_speedup_eager", "Best vs eager", gpu(speed)],
   ["best_speedup_compile", "Best vs torch.compile", gpu(speed)],
-  ["best_roofline", "Roofline fraction", gpu(pct)],
+  ["best_roofline", "Roofline fraction", gpu((x, s) => roof(x, s.best_roofline_floor))],
   ["coverage", "Archive coverage", (s) => pct(coverage(s))],
   ["evaluations_per_min", "Evaluations / min", (s) => (s.evaluations_per_min ?? null) === null ? "–"
     : s.evaluations_per_min.toFixed(1)],

@@ -1,12 +1,12 @@
 // The runs: one table, sortable by any column and filtered by text and status, refreshed every few seconds.
 
-import { CPU_NOTE, age, api, badge, el, errorBox, fill, num, pct, speed } from "./util.js";
+import { CPU_NOTE, age, api, badge, el, errorBox, fill, num, pct, roof, speed } from "./util.js";
 import { runActions } from "./actions.js";
 
 const REFRESH_MS = 4000;
 const dollars = (x) => `$${x.toFixed(2)}`;
 const gpuOnly = (key, format) => (r) => (r.interpreted ? el("span", { class: "muted", title: CPU_NOTE }, "CPU run")
-  : format(r[key]));
+  : format(r[key], r));
 
 const COLUMNS = [
   { key: "id", label: "Run", num: true, cell: (r) => el("a", { href: `#/runs/${r.id}` }, `#${r.id}`) },
@@ -21,7 +21,8 @@ const COLUMNS = [
     cell: (r) => pct(r.evaluations ? r.correct / r.evaluations : null) },
   { key: "best_speedup_eager", label: "Best vs eager", num: true, cell: gpuOnly("best_speedup_eager", speed) },
   { key: "best_speedup_compile", label: "vs torch.compile", num: true, cell: gpuOnly("best_speedup_compile", speed) },
-  { key: "best_roofline", label: "Roofline", num: true, cell: gpuOnly("best_roofline", pct) },
+  { key: "best_roofline", label: "Roofline", num: true, cell: gpuOnly("best_roofline",
+    (x, r) => roof(x, r.best_roofline_floor)) },
   { key: "tokens", label: "Tokens", num: true, cell: (r) => num(r.tokens) },
   { key: "dollars", label: "Cost", num: true, cell: (r) => dollars(r.dollars) },
   { key: "created_at", label: "Age", num: true, value: (r) => -Date.parse(r.created_at), cell: (r) => age(r.created_at) },

@@ -47,6 +47,10 @@ export function el(tag, attributes = {}, ...children) {
 
 export const speed = (x) => (x === null || x === undefined ? "–" : `${x.toFixed(2)}×`);
 export const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(0)}%`);
+// A roofline fraction and the floor it is of ("read", "copy" or "compute"), as the kernel page and the command
+// line write it: "98% (read)"; the fraction alone where no floor was stored.
+export const roof = (fraction, floor) => (fraction === null || fraction === undefined ? "–"
+  : `${pct(fraction)}${floor ? ` (${floor})` : ""}`);
 export const ms = (x) => (x === null || x === undefined ? "–" : `${x.toPrecision(4)} ms`);
 export const num = (x) => (x === null || x === undefined ? "–" : x.toLocaleString("en-US"));
 
