@@ -83,7 +83,7 @@ def test_the_cycle_finder_finds_a_cycle_and_only_cycles() -> None:
 
 def test_the_graph_sees_lazy_imports() -> None:
     graph = import_graph()
-    assert "api" in graph["service_cli"]  # only imported inside service_cli.serve()
+    assert "api" in graph["cli"]  # only imported inside cli.service.serve()
     assert {"search", "storage", "evaluation"} <= graph["driver"]
 
 

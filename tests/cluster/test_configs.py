@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kernelevo.cli import _parser
+from kernelevo.cli.main import _parser
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]

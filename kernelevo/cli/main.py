@@ -27,7 +27,6 @@ import argparse
 import json
 import logging
 import os
-import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -163,32 +162,32 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(stderr=False)
     from pydantic import ValidationError
 
-    from kernelevo.cli_checks import validation_message
+    from kernelevo.cli.checks import validation_message
     from kernelevo.storage.database import DatabaseUnusable
 
     try:
         return _command(args, console)
-    except DatabaseUnusable as exc:  # every command opens its database through run_cli.database
+    except DatabaseUnusable as exc:  # every command opens its database through cli.run.database
         return _fail(console, str(exc))
     except ValidationError as exc:  # settings from the environment (KERNELEVO_*), and anything else typed
         return _fail(console, validation_message(exc))
-    except KeyboardInterrupt:  # Ctrl-C before anything was written (a run's own is handled by run_cli)
+    except KeyboardInterrupt:  # Ctrl-C before anything was written (a run's own is handled by cli.run)
         Console(stderr=True).print(f"interrupted: kernelevo {args.command} stopped", highlight=False)
         return 130
 
 
 def _command(args: argparse.Namespace, console: Console) -> int:
     if args.command in ("serve", "token"):
-        from kernelevo import service_cli
+        from kernelevo.cli import service as service_cli
 
         return {"serve": service_cli.serve, "token": service_cli.token}[args.command](args, console)
     if args.command in ("run", "runs", "import"):
-        from kernelevo import run_cli
+        from kernelevo.cli import run as run_cli
 
         command = {"run": run_cli.run, "runs": run_cli.runs, "import": run_cli.import_}[args.command]
         return command(args, console)
     if args.command == "pool":
-        from kernelevo.pool_cli import pool
+        from kernelevo.cli.pool import pool
 
         return pool(args, console)
     if args.command == "eval":
@@ -205,8 +204,8 @@ def _fail(console: Console, message: str) -> int:
 
 
 def _eval(args: argparse.Namespace, console: Console) -> int:
-    from kernelevo.cli_checks import device_problem
-    from kernelevo.eval_cli import eval_kernelbench, eval_kernels
+    from kernelevo.cli.checks import device_problem
+    from kernelevo.cli.evaluate import eval_kernelbench, eval_kernels
     from kernelevo.evaluation import EvalOptions
     from kernelevo.evaluation.library_policy import library_option
     from kernelevo.spec import SpecError, read_spec
@@ -245,8 +244,8 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
 
 
 def _spec(args: argparse.Namespace, console: Console) -> int:
-    from kernelevo.cli_checks import device_problem
-    from kernelevo.report import print_spec_report
+    from kernelevo.cli.checks import device_problem
+    from kernelevo.cli.report import print_spec_report
     from kernelevo.spec import SpecError, load_spec
 
     problem = device_problem(args.device)
@@ -261,7 +260,3 @@ def _spec(args: argparse.Namespace, console: Console) -> int:
     else:
         print_spec_report(console, spec, report)
     return EXIT_OK
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,7 +14,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from kernelevo.run_cli import EXIT_BAD_INPUT, EXIT_OK, database, fail
+from kernelevo.cli.run import EXIT_BAD_INPUT, EXIT_OK, database, fail
 from kernelevo.settings import Settings
 
 

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from kernelevo.cli.report import print_result, results_table
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
 from kernelevo.evaluation.batch import (
     BatchSummary,
@@ -30,7 +31,6 @@ from kernelevo.evaluation.batch import (
 )
 from kernelevo.evaluation.kernelbench import Item, pair
 from kernelevo.evaluation.warm import judge_all, judge_warm
-from kernelevo.report import print_result, results_table
 from kernelevo.spec import Spec, SpecError
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from kernelevo.cli.report import print_result, results_table
 from kernelevo.records.result import EvalResult, Floor, Roofline, Stage, Timing
-from kernelevo.report import print_result, results_table
 
 
 def result(roofline: Roofline) -> EvalResult:

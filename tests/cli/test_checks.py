@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from kernelevo.cli_checks import RUN_FLAGS, device_problem, validation_message
+from kernelevo.cli.checks import RUN_FLAGS, device_problem, validation_message
 from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.settings import Settings
 
@@ -64,8 +64,8 @@ def test_devices() -> None:
 
 
 def test_the_pool_flags_reach_the_run_config() -> None:
-    from kernelevo.cli import _parser
-    from kernelevo.run_cli import _new_config
+    from kernelevo.cli.main import _parser
+    from kernelevo.cli.run import _new_config
 
     config = _new_config(_parser().parse_args(["run", "spec.py", "--pool", "shared", "--weight", "3"]))
     assert (config.pool, config.weight) == ("shared", 3.0)

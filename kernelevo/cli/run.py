@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from kernelevo.cli_checks import (
+from kernelevo.cli.checks import (
     RUN_FLAGS,
     check_out_dir,
     check_run_config,

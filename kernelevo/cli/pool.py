@@ -17,8 +17,8 @@ import socket
 from rich.console import Console
 from rich.table import Table
 
+from kernelevo.cli.run import EXIT_OK, fail
 from kernelevo.records.pool import PoolSnapshot
-from kernelevo.run_cli import EXIT_OK, fail
 
 PROBE_S = 3.0  # how long the cluster's address may take to accept a connection (ray.init waits minutes)
 
