@@ -360,7 +360,7 @@ def model_table(rows: list[dict[str, Any]]) -> Table:
 
 
 def runs(args: argparse.Namespace, console: Console) -> int:
-    from kernelevo.report import roofline_text
+    from kernelevo.cli.report import roofline_text
     from kernelevo.storage.runs import list_runs, run_info
 
     db = database(args, write=False)
