@@ -52,6 +52,8 @@ RECENT = 4096  # messages told again to a restarted island: far more than a tent
 START_TIMEOUT_S = 120.0  # for every island to be placed and rebuilt (a cluster without a free CPU never places one)
 RETRY_WAIT_S = 0.2  # before a batch that failed (its island was restarting) is told again
 CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
+ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
+PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
 GIVE_UP_AFTER = 150  # failed tells in a row (30 s) after which an island is taken for dead: Ray gave up on it
 
 
@@ -92,6 +94,10 @@ class IslandActor:
     async def ask(self, instant: bool = False) -> Asked:
         return await self.body.ask(instant=instant)
 
+    async def ask_many(self, instants: list[bool]) -> list[Asked]:
+        """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
+        return [await self.body.ask(instant=instant) for instant in instants]
+
     def tell(self, messages: list[Message]) -> str:
         return self.body.tell(messages)
 
@@ -114,6 +120,8 @@ class _Channel:
         self.dry = False  # its instant operator used up every parent it holds (until a new elite is delivered)
         self.inserts_pending = 0
         self.restarts = 0
+        self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
+        self.pumps = 0  # batches of asks under way
         self.failed_tells = 0  # in a row: an island that stays unreachable is given up (dead for good)
         self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
         self.dead = False
@@ -222,18 +230,62 @@ class RemoteIslands:
         wait = channel.unavailable_until - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-        delivered = channel.delivered
-        try:
-            asked: Asked = await channel.actor.ask.remote(instant)
-        except RayActorError as exc:  # it died under the ask, or is restarting: the scheduler asks again
-            if channel.unavailable_until < time.monotonic():
-                log.warning("island %d is unavailable (%s): restarting", island, type(exc).__name__)
-            channel.unavailable_until = time.monotonic() + RETRY_WAIT_S
+        if self._has_llm:  # an LLM call takes seconds: each ask on its own, answered as soon as it is done
+            delivered = channel.delivered
+            try:
+                answer: tuple[Asked, int] | None = (await channel.actor.ask.remote(instant), delivered)
+            except RayActorError as exc:
+                answer = None
+                self._unavailable(island, channel, exc)
+        else:  # instant edits: the asks waiting for this island go together, one call for up to ASK_BATCH
+            future: asyncio.Future[tuple[Asked, int] | None] = asyncio.get_running_loop().create_future()
+            channel.requests.append((future, instant))
+            if channel.pumps < PUMPS:
+                channel.pumps += 1
+                task = asyncio.get_running_loop().create_task(self._pump(island, channel))
+                self._watching.add(task)
+                task.add_done_callback(self._watching.discard)
+            answer = await future
+        if answer is None:  # it died under the ask, or is restarting: the scheduler asks again
             return NOTHING_TO_VARY
+        asked, delivered = answer
         self._seen(channel, asked.incarnation)
         return self._answered(island, channel, asked, delivered)
 
-    def _answered(self, island: int, channel: _Channel, asked: Asked, delivered: int) -> Candidate | str | None:
+    async def _pump(self, island: int, channel: _Channel) -> None:
+        """Send the asks waiting for ``island`` in batches until none waits."""
+        from ray.exceptions import RayActorError
+
+        try:
+            while channel.requests:
+                batch, channel.requests = channel.requests[:ASK_BATCH], channel.requests[ASK_BATCH:]
+                delivered = channel.delivered
+                try:
+                    answers: list[Asked] = await channel.actor.ask_many.remote([instant for _, instant in batch])
+                except Exception as exc:  # it died, or is restarting; or a bug of the island's, logged
+                    if isinstance(exc, RayActorError):
+                        self._unavailable(island, channel, exc)
+                    else:
+                        log.error("island %d failed to answer: %r", island, exc)
+                    for future, _ in batch:
+                        if not future.done():
+                            future.set_result(None)
+                    continue
+                for (future, _), asked in zip(batch, answers, strict=True):
+                    if not future.done():
+                        future.set_result((asked, delivered))
+                    else:  # its produce task was cancelled (the run stops): what it recorded is kept
+                        self._recorded(asked)
+        finally:
+            channel.pumps -= 1
+
+    def _unavailable(self, island: int, channel: _Channel, exc: Exception) -> None:
+        if channel.unavailable_until < time.monotonic():
+            log.warning("island %d is unavailable (%s): restarting", island, type(exc).__name__)
+        channel.unavailable_until = time.monotonic() + RETRY_WAIT_S
+
+    def _recorded(self, asked: Asked) -> None:
+        """What an island did besides its candidate, recorded: operator failures, meta-prompts, evolutions."""
         for failure in asked.failures:
             self.fail(failure)
         if asked.prompts:
@@ -241,6 +293,9 @@ class RemoteIslands:
         for evolution in asked.evolutions:
             self.state.usage = self.state.usage + evolution.usage
             self.add_evolution(evolution)
+
+    def _answered(self, island: int, channel: _Channel, asked: Asked, delivered: int) -> Candidate | str | None:
+        self._recorded(asked)
         if asked.llm_failed is not None:
             from kernelevo.search.scheduler import LLM_FAILED
 
