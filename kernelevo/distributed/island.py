@@ -57,6 +57,13 @@ PUMPS = 2  # batches of asks under way to one island: it makes the next while th
 GIVE_UP_AFTER = 150  # failed tells in a row (30 s) after which an island is taken for dead: Ray gave up on it
 
 
+def model_keys(config: RunConfig) -> dict[str, str]:
+    """The environment variables that hold the run's model keys, as the driver has them: each island calls
+    the models itself, on whichever node Ray placed it (the actor's runtime environment carries them)."""
+    names = {m.api_key_env or f"{m.model.split('/')[0].upper()}_API_KEY" for m in config.llm_models()}
+    return {name: os.environ[name] for name in sorted(names) if name in os.environ}
+
+
 class IslandActor:
     """Ray actor body: one island, rebuilt from storage when Ray (re)starts it."""
 
@@ -100,6 +107,10 @@ class IslandActor:
 
     def tell(self, messages: list[Message]) -> str:
         return self.body.tell(messages)
+
+    def drain(self) -> Asked:
+        """What the island recorded since its last answer, with no candidate (the run ends)."""
+        return self.body.drain()
 
     def elite_ids(self) -> dict[str, list[int]]:
         return self.body.elite_ids()
@@ -153,7 +164,11 @@ class RemoteIslands:
         # num_cpus=1: an island's operators spend CPU (the template operator's parsing, LLM contexts); Ray
         # spreads the islands over the cluster's free CPUs. Asks and tells are not retried by Ray: the
         # driver asks again and tells again (idempotent) itself.
-        remote = remote.options(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)
+        options: dict[str, Any] = {"num_cpus": 1, "max_restarts": self.max_restarts, "max_task_retries": 0}
+        keys = model_keys(self.config)
+        if keys:  # an island's own LLM client calls the models from wherever Ray placed it
+            options["runtime_env"] = {"env_vars": keys}
+        remote = remote.options(**options)
         actors = [remote.remote(self.spec, self.config, i, self.db_url, self.run_id)
                   for i in range(self.config.islands)]
         self.channels = [_Channel(a) for a in actors]
@@ -191,6 +206,10 @@ class RemoteIslands:
             while self._watching and time.monotonic() < deadline:  # a restarted island is told again meanwhile
                 await asyncio.wait(set(self._watching), timeout=deadline - time.monotonic())
             self.final_views = await asyncio.wait_for(self.elite_ids(), CLOSE_WAIT_S)
+            # what the islands did since their last answers (operator failures, prompt evolutions): recorded
+            for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
+                                                CLOSE_WAIT_S):
+                self._recorded(asked)
         except Exception as exc:  # an island that cannot answer: the run's records are the driver's anyway
             log.warning("the islands' last views could not be read: %r", exc)
         self.close_now()
@@ -410,4 +429,4 @@ class RemoteIslands:
         return [c.restarts for c in self.channels]
 
 
-__all__ = ["IslandActor", "RemoteIslands"]
+__all__ = ["IslandActor", "RemoteIslands", "model_keys"]

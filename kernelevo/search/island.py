@@ -192,6 +192,10 @@ class IslandEmitter:
     def can_ask(self, *, instant: bool = False) -> bool:
         return self.emitter.can_ask(instant=instant)
 
+    def drain(self) -> Asked:
+        """What the driver has not recorded yet (failures, prompts, evolutions), with no candidate."""
+        return self._answer(None, "")
+
     def _made(self, candidate: Candidate) -> None:
         """The producer made a candidate: its source is known here at once; the driver numbers it."""
         self.state.seen_sources.add(candidate.source_hash)

@@ -7,13 +7,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from llm_server import ScriptedLLMServer, kernel_responder
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.distributed.cluster import ClusterInfo
 from kernelevo.distributed.simulated import SimulatedPool
-from kernelevo.driver import start_search
+from kernelevo.driver import run_search, start_search
 from kernelevo.evaluation import EvalOptions
-from kernelevo.records.run_config import Budget, RunConfig
+from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.search.scheduler import Scheduler
 from kernelevo.spec import read_spec
 from kernelevo.storage.recorder import load_run
@@ -119,3 +120,62 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
     assert made_after[0] >= 5 and made_after[1] > 0  # the restarted island made candidates again
     # its view, rebuilt from storage and told again what storage did not hold yet, is its archive of record
     assert islands.final_views == views_of_record(outcome)
+
+
+def test_islands_call_their_own_llm_and_evolve_their_own_prompts(local_ray: ClusterInfo, gelu, tmp_path: Path, db,
+                                                                 llm_server: ScriptedLLMServer,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a model, each island's LLM operators call a real OpenAI-compatible server from the island's actor (its
+    key passed to it by Ray), and each evolves its own meta-prompts: ids of its own residue, all stored."""
+    llm_server.responder = kernel_responder((ROOT / "examples" / "gelu" / "seed.py").read_text())
+    monkeypatch.setenv("KERNELEVO_ISLAND_KEY", "sk-test")
+    llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_ISLAND_KEY",
+                    max_retries=0)
+    names = [d.name for d in descriptor_set("levels")]
+    pool = SimulatedPool(2, 0.05, descriptors=names, made_up_measures=True)
+    config = RunConfig(budget=Budget(evaluations=40), evaluation=CPU, islands=2, llm=llm, evolve_prompts_every=2,
+                       in_flight=4)
+    outcome = asyncio.run(start_search(db, gelu, config, out=tmp_path / "run", pool=pool))
+    state = outcome.state
+    assert outcome.status == "finished" and state.evaluated_count() == 40
+    by_llm = [c for c in state.candidates.values() if c.operator.startswith("llm")]
+    assert {c.island for c in by_llm} == {0, 1}, Counter((c.island, c.operator) for c in state.candidates.values())
+    assert all(c.usage.calls == 1 and c.prompt_id is not None for c in by_llm)
+    assert outcome.loop.llm is None  # the driver called no model: the islands did
+    assert set(llm_server.keys) == {"Bearer sk-test"}  # the driver's key reached the islands' own clients
+    assert 0 < state.usage.calls <= len(llm_server.requests)  # (asks cut short by the stop made calls of their own)
+    evolved = [p for p in state.prompts.prompts if p.parent_id is not None]
+    assert {p.id % 2 for p in evolved} == {0, 1}  # both islands evolved prompts of their own
+    stored = load_run(db, outcome.run_id).prompts
+    assert stored is not None and {p.id for p in stored.prompts} == {p.id for p in state.prompts.prompts}
+    assert {c.prompt_id for c in by_llm} <= {p.id for p in stored.prompts}
+
+
+def test_a_resumed_run_rebuilds_every_island_from_storage(local_ray: ClusterInfo, matmul, tmp_path: Path, db) -> None:
+    """A run stopped and resumed by another driver: its islands start again from the stored run (each reads its
+    own evaluations back), and go on numbering, evaluating and telling with nothing evaluated twice."""
+    names = [d.name for d in descriptor_set("levels")]
+    config = RunConfig(budget=Budget(evaluations=30), evaluation=CPU, islands=2, migration_every=8)
+    first = asyncio.run(start_search(db, matmul, config, out=tmp_path / "run",
+                                     pool=SimulatedPool(4, 0.02, descriptors=names, made_up_measures=True)))
+    before = load_run(db, first.run_id)
+    mine = [sum(c.island == i for c in before.candidates if any(e.candidate_id == c.id for e, _ in before.evaluations))
+            for i in range(2)]
+    ready: list[list[dict]] = []
+
+    def on_start(loop: Scheduler) -> None:
+        async def read() -> None:
+            ready.append(list(await asyncio.gather(*(c.actor.ready.remote() for c in loop.islands.channels))))
+
+        asyncio.get_running_loop().create_task(read())
+
+    pool = SimulatedPool(4, 0.02, descriptors=names, made_up_measures=True)
+    resumed = asyncio.run(run_search(db, first.run_id, config_updates={"budget": {"evaluations": 70}},
+                                     on_start=on_start, pool=pool))
+    assert resumed.status == "finished" and resumed.state.evaluated_count() == 70
+    assert [r["rebuilt"] for r in ready[0]] == mine  # each island replayed its own stored evaluations
+    after = load_run(db, first.run_id)
+    ids = [e.candidate_id for e, _ in after.evaluations]
+    assert len(ids) == len(set(ids)) == 70
+    assert ids[:30] == [e.candidate_id for e, _ in before.evaluations]
+    assert {c.island for c in after.candidates if c.id >= len(before.candidates)} == {0, 1}
