@@ -101,6 +101,8 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
         "results_per_s": rate, "ideal_per_s": evaluators / delay, "efficiency": rate / (evaluators / delay),
         "busy_fraction": busy, "least_busy_fraction": least_busy, "whole_run_results_per_s": n / elapsed,
         "whole_run_busy_fraction": pool.busy_s / (evaluators * elapsed),
+        # kernels an operator made that were made before (with islands: mostly by another island, from the same seeds)
+        "duplicates": sum(f.kind == "duplicate" for f in outcome.state.failures),
         # the driver process's CPU time (all its threads; not the descriptor process) per result
         "driver_cpu_ms_per_result": 1000 * cpu / n if n else None,
     }
