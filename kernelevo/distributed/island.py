@@ -39,7 +39,7 @@ from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import Asked, Duplicate, IslandEmitter, Message, Migrant, Told
+from kernelevo.search.island import Asked, Duplicate, IslandEmitter, Message, Migrant, Seen, Told
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
@@ -54,7 +54,7 @@ RETRY_WAIT_S = 0.2  # before a batch that failed (its island was restarting) is 
 CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
 PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
-GIVE_UP_AFTER = 150  # failed tells in a row (30 s) after which an island is taken for dead: Ray gave up on it
+GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
 
 
 def model_keys(config: RunConfig) -> dict[str, str]:
@@ -133,7 +133,8 @@ class _Channel:
         self.restarts = 0
         self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
         self.pumps = 0  # batches of asks under way
-        self.failed_tells = 0  # in a row: an island that stays unreachable is given up (dead for good)
+        self.seen: list[str] = []  # source hashes other islands' candidates took since the last flush
+        self.failing_since: float | None = None  # time.monotonic() of the first tell that failed, in a row
         self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
         self.dead = False
 
@@ -201,10 +202,14 @@ class RemoteIslands:
     async def close(self) -> None:
         """Tell the islands what is still pending, keep their last views (:attr:`final_views`), and end them."""
         try:
-            self.flush()
             deadline = time.monotonic() + CLOSE_WAIT_S
-            while self._watching and time.monotonic() < deadline:  # a restarted island is told again meanwhile
-                await asyncio.wait(set(self._watching), timeout=deadline - time.monotonic())
+            # (a restarted island is told again meanwhile, and a tell that failed is sent again)
+            while time.monotonic() < deadline and (self._watching or any(c.pending for c in self.channels)):
+                self.flush(now=True)
+                if self._watching:
+                    await asyncio.wait(set(self._watching), timeout=min(0.5, deadline - time.monotonic()))
+                else:
+                    await asyncio.sleep(0.05)
             self.final_views = await asyncio.wait_for(self.elite_ids(), CLOSE_WAIT_S)
             # what the islands did since their last answers (operator failures, prompt evolutions): recorded
             for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
@@ -334,6 +339,9 @@ class RemoteIslands:
             return None
         numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
         self.record(numbered)
+        for other in self.channels:  # told with the next tells: the other islands do not make it again
+            if other is not channel:
+                other.seen.append(numbered.source_hash)
         return numbered
 
     def _has_view(self, island: int) -> bool:
@@ -371,10 +379,17 @@ class RemoteIslands:
         channel.pending.append(message)
         channel.inserts_pending += inserted
 
-    def flush(self) -> None:
-        """Send every island its pending tells, one batch each, in order."""
+    def flush(self, *, now: bool = False) -> None:
+        """Send every island its pending tells, one batch each, in order. An island restarting gets them at a
+        later flush (``now``: at once, whatever it may answer)."""
         for channel in self.channels:
-            if channel.pending and not channel.dead:
+            if channel.dead:  # nobody to tell
+                channel.pending, channel.seen = [], []
+                continue
+            if channel.seen:
+                channel.pending.append(Seen(channel.seen))
+                channel.seen = []
+            if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
                 batch, inserts = channel.pending, channel.inserts_pending
                 channel.pending, channel.inserts_pending = [], 0
                 ref = channel.actor.tell.remote(batch)
@@ -388,9 +403,10 @@ class RemoteIslands:
         try:
             incarnation = await ref
         except RayActorError:  # it died: told again once it is back (it rebuilt the rest from storage)
-            channel.unavailable_until = time.monotonic() + RETRY_WAIT_S
-            channel.failed_tells += 1
-            if channel.failed_tells >= GIVE_UP_AFTER:
+            now = time.monotonic()
+            channel.unavailable_until = now + RETRY_WAIT_S
+            channel.failing_since = channel.failing_since or now
+            if now - channel.failing_since >= GIVE_UP_S:
                 if not channel.dead:
                     log.error("island %d stays unreachable: the run goes on without it",
                               self.channels.index(channel))
@@ -401,7 +417,7 @@ class RemoteIslands:
             channel.inserts_pending += inserts
             self.flush()
             return
-        channel.failed_tells = 0
+        channel.failing_since = None
         channel.recent.extend(m for m in batch if not isinstance(m, Duplicate))
         if inserts:
             channel.delivered += 1

@@ -88,7 +88,14 @@ class Duplicate:
     failure: OperatorFailure
 
 
-Message = Told | Migrant | Duplicate
+@dataclass
+class Seen:
+    """Source hashes of kernels other islands made: this island does not make them again."""
+
+    hashes: list[str]
+
+
+Message = Told | Migrant | Duplicate | Seen
 
 
 @dataclass
@@ -139,9 +146,8 @@ class IslandEmitter:
         """This island as stored: its candidates (every source is known made), its evaluations told again
         in order, then the elites stored as its island's (migrants among them), and its meta-prompts."""
         by_id = {c.id: c for c in candidates}
-        for candidate in candidates:
-            if candidate.island == self.island:
-                self.state.seen_sources.add(candidate.source_hash)
+        for candidate in candidates:  # every island's: none is made again
+            self.state.seen_sources.add(candidate.source_hash)
         for evaluated, measures in evaluations:
             known = by_id.get(evaluated.candidate_id)
             if known is not None and known.island == self.island:
@@ -254,6 +260,8 @@ class IslandEmitter:
                     self._tell_one(message.candidate, hardware, result, measures)
             elif isinstance(message, Migrant):
                 self._migrant(message)
+            elif isinstance(message, Seen):
+                self.state.seen_sources.update(message.hashes)
             else:
                 self.emitter.tell_failure(message.failure)
         return self.incarnation
@@ -301,4 +309,4 @@ class IslandEmitter:
         return self.state.usage
 
 
-__all__ = ["Asked", "Duplicate", "IslandEmitter", "IslandPrompts", "Message", "Migrant", "Told"]
+__all__ = ["Asked", "Duplicate", "IslandEmitter", "IslandPrompts", "Message", "Migrant", "Seen", "Told"]

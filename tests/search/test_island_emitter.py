@@ -14,7 +14,7 @@ from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Candidate, Evaluated
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import IslandEmitter, IslandPrompts, Migrant, Told
+from kernelevo.search.island import IslandEmitter, IslandPrompts, Migrant, Seen, Told
 from kernelevo.search.islands import destination
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.spec import read_spec
@@ -74,6 +74,8 @@ def test_an_island_makes_candidates_for_itself_from_what_it_was_told_once(matmul
     island.tell([Migrant(other, "simulated", result, elite)] * 2)
     assert island.elite_ids()["simulated"].count(50) == 1
     assert island.state.result_of(50, "simulated") is not None
+    island.tell([Seen(["made-by-island-0"])])  # another island's kernel: never made here again
+    assert "made-by-island-0" in island.state.seen_sources
 
 
 def test_a_rebuilt_island_sees_what_a_told_one_sees(matmul) -> None:
