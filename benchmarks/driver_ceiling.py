@@ -10,8 +10,16 @@ state: from two delays after the first evaluation started (the seeds' round) to 
 start (before the budget drains). At the largest count the driver is profiled, and its CPU
 time is split by where it went.
 
+With ``--islands 1,2,4,8`` each count is measured with each number of islands: one island is the
+search in one process (the driver runs the operators); more are island actors on a local Ray
+(:mod:`kernelevo.distributed.island`), one CPU each by Ray's count (``ray.init(num_cpus=...)`` gives
+the machine as many logical CPUs as islands need, whatever its cores), which make the candidates
+while the driver numbers, evaluates (the simulated pool, in the driver's process) and tells.
+
     python benchmarks/driver_ceiling.py --out benchmarks/results/driver_ceiling-cpu.json
     python benchmarks/driver_ceiling.py --measures process --out benchmarks/results/driver_ceiling-process-cpu.json
+    python benchmarks/driver_ceiling.py --counts 512,1024,2048 --islands 1,2,4,8 --no-profile \
+        --out benchmarks/results/driver_ceiling-cpu2.json
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import cProfile
 import datetime as dt
 import json
 import logging
+import os
 import platform
 import pstats
 import sys
@@ -55,14 +64,18 @@ AREAS = {
     "store (SQLAlchemy, SQLite)": ("kernelevo/storage/", "sqlalchemy/"),
     "progress snapshots": ("kernelevo/search/progress.py",),
     "search state": ("kernelevo/search/state.py",),
+    "island actors (asks, tells)": ("kernelevo/distributed/island.py",),
+    "ray (client)": ("ray/_private", "ray/actor.py", "ray/_raylet"),
 }
 
 
-def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures: str) -> dict[str, Any]:
+def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures: str,
+            islands: int = 1) -> dict[str, Any]:
     # the matmul seeds expose many tunables: the template operator does not run out of new kernels
     spec = read_spec(str(ROOT / "examples" / "matmul_epilogue" / "spec.py"))
-    config = RunConfig(budget=Budget(evaluations=evaluators * rounds), workers=evaluators, ray=False,
-                       evaluation=EvalOptions(device="cpu"))
+    # one island: the search in one process; more: island actors on Ray (the simulated pool stays in-process)
+    config = RunConfig(budget=Budget(evaluations=evaluators * rounds), workers=evaluators, ray=islands > 1,
+                       islands=islands, evaluation=EvalOptions(device="cpu"))
     # Where each result's descriptors come from. "made-up": with the result, as recorded results from real
     # evaluators would bring them (the default: the driver's work alone); "process": measured for real in
     # one process beside the driver, which stands in for the evaluators' hosts and shares this machine's
@@ -84,10 +97,12 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
     n = outcome.state.evaluated_count()
     rate, busy, least_busy = pool.steady_state(warmup_s=2 * delay)  # the seeds' round and the first full one
     row: dict[str, Any] = {
-        "evaluators": evaluators, "evaluations": n, "search_s": elapsed, "wall_s": wall,
+        "evaluators": evaluators, "islands": islands, "evaluations": n, "search_s": elapsed, "wall_s": wall,
         "results_per_s": rate, "ideal_per_s": evaluators / delay, "efficiency": rate / (evaluators / delay),
         "busy_fraction": busy, "least_busy_fraction": least_busy, "whole_run_results_per_s": n / elapsed,
         "whole_run_busy_fraction": pool.busy_s / (evaluators * elapsed),
+        # kernels an operator made that were made before (with islands: mostly by another island, from the same seeds)
+        "duplicates": sum(f.kind == "duplicate" for f in outcome.state.failures),
         # the driver process's CPU time (all its threads; not the descriptor process) per result
         "driver_cpu_ms_per_result": 1000 * cpu / n if n else None,
     }
@@ -121,20 +136,37 @@ def main() -> None:
     parser.add_argument("--measures", choices=("made-up", "process", "driver"), default="made-up",
                         help="each result's descriptors: made up with it (the driver alone), measured in one process "
                              "beside the driver (standing in for the evaluators' hosts), or by the driver")
+    parser.add_argument("--islands", default="1",
+                        help="numbers of islands, e.g. 1,2,4,8 (more than one: island actors on a local Ray)")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run at the largest count")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     counts = [int(c) for c in args.counts.split(",")]
-    rows = [measure(n, args.delay, args.rounds, False, args.measures) for n in counts]
+    island_counts = [int(i) for i in args.islands.split(",")]
+    if max(island_counts) > 1:
+        import ray
+
+        from kernelevo.distributed.cluster import local_options
+
+        # an island actor asks Ray for one CPU: as many logical CPUs as the most islands, on any machine
+        ray.init(**{**local_options(0), "num_cpus": max(island_counts)})
+    rows = []
+    for n in counts:
+        for islands in island_counts:
+            rows.append(measure(n, args.delay, args.rounds, False, args.measures, islands))
+            r = rows[-1]
+            print(f"{n} evaluators, {islands} island(s): {r['results_per_s']:.0f} results/s, "
+                  f"least busy {r['least_busy_fraction']:.0%}", flush=True)
     profiled = None if args.no_profile else measure(counts[-1], args.delay, args.rounds, True,
-                                                    args.measures)
+                                                    args.measures, island_counts[-1])
     table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
-    for col in ("evaluators", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
+    for col in ("evaluators", "islands", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
                 "least busy", "driver CPU ms/result"):
         table.add_column(col, justify="right")
     for r in rows:
-        table.add_row(str(r["evaluators"]), str(r["evaluations"]), f"{r['search_s']:.1f}", f"{r['results_per_s']:.1f}",
+        table.add_row(str(r["evaluators"]), str(r["islands"]), str(r["evaluations"]), f"{r['search_s']:.1f}",
+                      f"{r['results_per_s']:.1f}",
                       f"{r['ideal_per_s']:.0f}", f"{r['efficiency']:.0%}", f"{r['busy_fraction']:.0%}",
                       f"{r['least_busy_fraction']:.0%}", f"{r['driver_cpu_ms_per_result']:.2f}")
     console = Console(width=140)
@@ -144,7 +176,8 @@ def main() -> None:
                       f"(of {profiled['profile']['elapsed_s']} s)")
     if args.out:
         report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                  "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only (2 cores)",
+                  "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only "
+                             f"({os.cpu_count()} cores, shared with other work: indicative numbers)",
                   "delay_s": args.delay, "rounds": args.rounds,
                   "descriptors_measured_by": args.measures,
                   "rows": rows, "profiled": profiled}

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.progress import Progress
@@ -51,6 +51,9 @@ from kernelevo.storage.runs import (
 from kernelevo.variation.llm import missing_key_message
 from kernelevo.variation.models import ModelPool
 from kernelevo.variation.operators import build_operators
+
+if TYPE_CHECKING:
+    from kernelevo.distributed.island import RemoteIslands
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +174,10 @@ async def run_search(
             await pool.close()  # actors of targets started before the one that failed
             raise RunSetupError(str(exc)) from None
         recorder = RunRecorder(db, run_id, owner=owner)
+        islands = await start_islands(db, run_id, spec, config)
         loop = Scheduler(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
-                          llm=llm, on_event=on_event, previous_elapsed_s=previous_s)
+                          llm=None if islands else llm, on_event=on_event, previous_elapsed_s=previous_s,
+                          islands=islands)
         if not stored.candidates:
             seeding = time.monotonic()
             made = await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds))
@@ -189,6 +194,8 @@ async def run_search(
             heartbeat.cancel()
             if pool_started:
                 await pool.close()
+            if islands is not None:
+                await islands.close()
             recorder.save_prompts(state.prompts)
         progress = snapshot(loop)
         recorder.progress(progress, force=True)
@@ -204,6 +211,23 @@ async def run_search(
     if export_to is not None:
         exported += export_run(db, run_id, Path(export_to))
     return RunOutcome(run_id, reason, status, state, loop, exported, progress)
+
+
+async def start_islands(db: Database, run_id: int, spec: Spec, config: RunConfig) -> RemoteIslands | None:
+    """On Ray with more than one island: an actor per island (kernelevo.distributed.island), each rebuilt
+    from the run as stored; otherwise None: one emitter in this process makes every island's candidates."""
+    if not config.ray or config.islands < 2:
+        return None
+    from kernelevo.distributed import connect
+    from kernelevo.distributed.island import RemoteIslands
+
+    connect(local_gpus=config.workers)
+    islands = RemoteIslands(spec, config, db_url=db.url, run_id=run_id)
+    try:
+        await islands.start()
+    except ValueError as exc:
+        raise RunSetupError(str(exc)) from None
+    return islands
 
 
 def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tuple[str, str]]:

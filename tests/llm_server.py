@@ -34,6 +34,7 @@ class ScriptedLLMServer:
         self.script: deque[Reply] = deque()
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self.requests: list[dict[str, Any]] = []
+        self.keys: list[str] = []  # each request's Authorization header (the key the client sent)
         self._lock = threading.Lock()
         server = self
 
@@ -46,6 +47,7 @@ class ScriptedLLMServer:
                 request = json.loads(self.rfile.read(length) or b"{}")
                 with server._lock:
                     server.requests.append(request)
+                    server.keys.append(self.headers.get("Authorization", ""))
                     reply = server._next(request)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)

@@ -105,7 +105,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="the run's share of a shared pool, relative to the other runs' (default 1)")
     run.add_argument("--in-flight", type=int, default=None, help="candidates being made or evaluated at once")
     run.add_argument("--descriptors", default=None, help="levels (default), metadata, or names: memory,warps")
-    run.add_argument("--islands", type=int, default=None)
+    run.add_argument("--islands", type=int, default=None,
+                     help="islands of the search (default 1); on Ray each is an actor of its own (1 CPU), anywhere in "
+                          "the cluster, with its own operators, LLM client and meta-prompts")
+    run.add_argument("--migration", choices=("ring", "random"), default=None,
+                     help="where an island's best elite migrates: the next island (ring, default) or one at random")
+    run.add_argument("--migrate-every", type=int, default=None, metavar="M",
+                     help="evaluations between migrations of the islands' best elites (default 40)")
     run.add_argument("--seed", type=int, default=None)
     run.add_argument("--seed-from", choices=("auto", "compile", "spec"), default=None,
                      help="first kernels: auto (torch.compile's Triton when the spec has no seed; default), "

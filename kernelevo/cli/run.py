@@ -140,9 +140,11 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
         updates["offline_fallback"] = True
     if args.budget is not None:  # an empty --budget is a mistake, not the default
         updates["budget"] = Budget.parse(args.budget).model_dump()
-    for flag in ("workers", "in_flight", "descriptors", "islands", "seed", "seed_from", "pool", "weight"):
-        if getattr(args, flag) is not None:
+    for flag in ("workers", "in_flight", "descriptors", "islands", "migration", "seed", "seed_from", "pool", "weight"):
+        if getattr(args, flag, None) is not None:
             updates[flag] = getattr(args, flag)
+    if getattr(args, "migrate_every", None) is not None:
+        updates["migration_every"] = args.migrate_every
     if args.targets:
         updates["targets"] = [t.strip() for t in args.targets.split(",") if t.strip()]
     if args.no_ray:

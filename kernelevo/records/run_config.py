@@ -116,6 +116,7 @@ class RunConfig(BaseModel):
     inspirations: int = Field(default=2, ge=0)
     islands: int = Field(default=1, ge=1)
     migration_every: int = Field(default=40, ge=1)  # evaluations between migrations of island bests
+    migration: Literal["ring", "random"] = "ring"  # where an island's best goes: the next island, or one at random
     evolve_prompts_every: int = Field(default=8, ge=1)  # LLM samples between meta-prompt evolutions
     seed: int = 0
     # where the first kernels come from: "auto" takes torch.compile's own Triton kernels when the

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from kernelevo.search.bandit import OperatorBandit
     from kernelevo.search.concurrency import ConcurrencyLimiter
     from kernelevo.search.emitter import Emitter
+    from kernelevo.search.island import IslandEmitter
     from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
     from kernelevo.search.producer import Producer
     from kernelevo.search.progress import snapshot
@@ -23,14 +24,14 @@ if TYPE_CHECKING:
     from kernelevo.search.state import SearchState, objective_of, replay
 
 _HOMES = {
-    "ConcurrencyLimiter": "concurrency", "Emitter": "emitter", "EvaluatorPool": "pool",
+    "ConcurrencyLimiter": "concurrency", "Emitter": "emitter", "EvaluatorPool": "pool", "IslandEmitter": "island",
     "LocalEvaluatorPool": "pool", "OperatorBandit": "bandit", "Producer": "producer", "RepairQueue": "repair_queue",
     "Scheduler": "scheduler", "SearchState": "state", "SelectionMix": "selection", "Selector": "selection",
     "objective_of": "state", "replay": "state", "snapshot": "progress",
 }
 
-__all__ = ["ConcurrencyLimiter", "Emitter", "EvaluatorPool", "LocalEvaluatorPool", "OperatorBandit", "Producer",
-           "RepairQueue", "Scheduler", "SearchState", "SelectionMix", "Selector", "objective_of", "replay",
+__all__ = ["ConcurrencyLimiter", "Emitter", "EvaluatorPool", "IslandEmitter", "LocalEvaluatorPool", "OperatorBandit",
+           "Producer", "RepairQueue", "Scheduler", "SearchState", "SelectionMix", "Selector", "objective_of", "replay",
            "snapshot"]
 
 

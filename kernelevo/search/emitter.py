@@ -9,14 +9,15 @@ queue, and the rejection's output is kept for the parents' next children's promp
 
 Only the scheduler's tell reaches it (:meth:`kernelevo.search.state.SearchState.tell`, after the
 archive's add), and replay tells it the stored run again, so a resumed run's emitter knows what it
-knew. A search has one emitter today; islands as emitters of their own come later (issue 38).
+knew. A search in one process has one emitter for all its islands; with ``--islands N`` on Ray each
+island is an emitter of its own in an actor (:mod:`kernelevo.distributed.island`), wrapping this class.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict, deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
@@ -47,10 +48,11 @@ class Emitter:
     # -- asked -----------------------------------------------------------------------------------
     def start(self, *, spec: Spec, config: RunConfig, state: SearchState, operators: dict[str, Operator],
               rng: random.Random, record: Callable[[Candidate], None], fail: Callable[[OperatorFailure], None],
-              save_prompts: Callable[[], None]) -> None:
-        """Give the emitter what asking needs (a search session does; replaying and telling need none of it)."""
+              save_prompts: Callable[[], None], islands: Sequence[int] | None = None) -> None:
+        """Give the emitter what asking needs (a search session does; replaying and telling need none of it).
+        ``islands``: those it makes candidates for (default: every island of the run)."""
         self._producer = Producer(spec=spec, config=config, state=state, emitter=self, operators=operators,
-                                  rng=rng, record=record, fail=fail, save_prompts=save_prompts)
+                                  rng=rng, record=record, fail=fail, save_prompts=save_prompts, islands=islands)
 
     @property
     def producer(self) -> Producer:

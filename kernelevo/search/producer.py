@@ -9,7 +9,7 @@ repair queue and the children's failures from its emitter.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kernelevo.evaluation.library_policy import effective_policy
@@ -37,8 +37,12 @@ class Producer:
 
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, emitter: Emitter,
                  operators: dict[str, Operator], rng: random.Random, record: Callable[[Candidate], None],
-                 fail: Callable[[OperatorFailure], None], save_prompts: Callable[[], None]) -> None:
+                 fail: Callable[[OperatorFailure], None], save_prompts: Callable[[], None],
+                 islands: Sequence[int] | None = None) -> None:
         self.spec, self.config, self.state, self.operators, self.rng = spec, config, state, operators, rng
+        # the islands it makes candidates for: every island of the run in one process, one island's own
+        # in an island actor (kernelevo.distributed.island)
+        self.islands = list(islands) if islands is not None else list(range(config.islands))
         self.emitter = emitter
         self.record, self.fail, self.save_prompts = record, fail, save_prompts
         self.selector = Selector(SelectionMix(config.exploitation, config.exploration, config.random_pick))
@@ -66,7 +70,7 @@ class Producer:
         island, hardware = self._next_island(), self.rng.choice(self.state.hardware_types())
         elites = self.state.elites(island, hardware)
         if not elites:  # this island has none yet: take the first that has
-            island, elites = next(((i, found) for i in range(self.config.islands)
+            island, elites = next(((i, found) for i in self.islands
                                    if (found := self.state.elites(i, hardware))), (island, elites))
         if not elites:
             return None
@@ -125,8 +129,8 @@ class Producer:
         return candidate
 
     def _next_island(self) -> int:
-        self._island = (self._island + 1) % self.config.islands
-        return self._island
+        self._island = (self._island + 1) % len(self.islands)
+        return self.islands[self._island]
 
     def _available_operators(self, island: int, hardware: str) -> list[str]:
         elites = self.state.elites(island, hardware)
@@ -141,7 +145,7 @@ class Producer:
 
     def _fresh_elites(self, island: int, hardware: str, arity: int) -> tuple[int, list[Elite]]:
         """Elites an instant operator has not used up: this island's, or the first island's that has some."""
-        for i in [island, *range(self.config.islands)]:
+        for i in [island, *self.islands]:
             fresh = self.used_up.fresh(self.state.elites(i, hardware))
             if len(fresh) >= arity:
                 return i, fresh

@@ -29,10 +29,11 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol, cast
 
-from kernelevo.records.candidate import Candidate, OperatorFailure
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
+from kernelevo.records.elite import Elite
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
@@ -68,13 +69,35 @@ EXHAUSTED = ("the operators made nothing new from any elite (the template operat
              "add an LLM with --model)")  # a run stopped because no model works (and it did not ask to go on offline)
 
 
+class Asks(Protocol):
+    """What the scheduler asks for candidates: an :class:`~kernelevo.search.emitter.Emitter`, or islands."""
+
+    def ask(self, *, instant: bool = False) -> Coroutine[Any, Any, Candidate | str | None]: ...
+    def can_ask(self, *, instant: bool = False) -> bool: ...
+    def has_instant(self) -> bool: ...
+    def drop_llm_operators(self) -> None: ...
+
+
+class Islands(Asks, Protocol):
+    """Emitters elsewhere (island actors: :class:`kernelevo.distributed.island.RemoteIslands`), asked in
+    place of the state's emitter and told each outcome and each migration."""
+
+    def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
+             fail: Callable[[OperatorFailure], None], stop: Callable[[str, RunStatus], None],
+             save_prompts: Callable[[], None], add_evolution: Callable[[PromptEvolution], None]) -> None: ...
+    def told(self, candidate: Candidate, told: list[Evaluated]) -> None: ...
+    def migrated(self, hardware: str, island: int, elite: Elite) -> None: ...
+    def flush(self) -> None: ...
+
+
 class Scheduler:
     """Asks the emitter for candidates while fewer than the run's limit are in flight, evaluates them, and
     tells each result to the archive and the emitter that asked; stops on a budget or :meth:`stop`."""
 
     def __init__(self, *, spec: Spec, config: RunConfig, state: SearchState, pool: EvaluatorPool,
                  operators: dict[str, Operator], store: RunRecorder, llm: ModelPool | None = None,
-                 on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0) -> None:
+                 on_event: Callable[[str], None] | None = None, previous_elapsed_s: float = 0.0,
+                 islands: Islands | None = None) -> None:
         self.spec, self.config, self.state, self.pool = spec, config, state, pool
         self.store, self.llm = store, llm
         self.on_event = on_event or (lambda kind: None)
@@ -94,9 +117,19 @@ class Scheduler:
         self.device_busy_s = 0.0
         self.idle_produces = 0  # produce calls in a row that made nothing new
         self.max_idle_produces = 200
-        self.emitter = state.emitter  # asked for every candidate, told every outcome (through state.tell)
-        self.emitter.start(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
-                           record=self._record, fail=self._fail, save_prompts=lambda: store.save_prompts(state.prompts))
+        # Asked for every candidate. In one process: the state's emitter, told every outcome through state.tell.
+        # With island actors: they are asked in turn, and each is told its own outcomes (the state's emitter
+        # is then told them too: the display's operator table reads its bandit).
+        self.islands = islands
+        self.emitter: Asks = state.emitter
+        if islands is not None:
+            islands.bind(state=state, record=self._record, fail=self._fail, stop=self.stop,
+                         save_prompts=lambda: store.save_prompts(state.prompts), add_evolution=store.add_evolution)
+            self.emitter = islands
+        else:
+            state.emitter.start(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
+                                record=self._record, fail=self._fail,
+                                save_prompts=lambda: store.save_prompts(state.prompts))
         self._last_migration = state.evaluated_count()
         self._evolutions = state.llm_samples // config.evolve_prompts_every
 
@@ -226,6 +259,8 @@ class Scheduler:
                 self._tell(candidate, results)
             except Exception as exc:  # one result that cannot be recorded must not end the search
                 log.error("telling candidate %d's result failed: %r", candidate.id, exc)
+        if self.islands is not None:  # the islands' tells of this chunk, one batch each
+            self.islands.flush()
 
     def _collect(self, done: list[tuple[Task, str]], untold: list[Returned]) -> None:
         """What finished tasks made: results to tell, candidates ready to evaluate."""
@@ -309,6 +344,8 @@ class Scheduler:
         self.device_busy_s += max((result.costs.judge_s for _, result in results), default=0.0)
         told = [self.state.tell(candidate, hardware, result) for hardware, result in results]
         self.store.add_evaluations(told)
+        if self.islands is not None:
+            self.islands.told(candidate, told)
         if self.llm is not None and candidate.usage.model:  # the bandit between models learns what each brings
             self.llm.credit(candidate.usage.model, improved=any(e.credited for e in told))
         for evaluated in told:
@@ -319,13 +356,15 @@ class Scheduler:
         self.on_event("evaluation")
 
     def _maybe_migrate(self) -> None:
-        """Every ``migration_every`` evaluations, each island's best joins the next island."""
+        """Every ``migration_every`` evaluations, each island's best joins another island (``migration``)."""
         n, every = self.state.evaluated_count(), self.config.migration_every
         if self.config.islands < 2 or n - self._last_migration < every:
             return
         self._last_migration = n
-        for hardware, island, elite in migrate(self.state, self.config.islands):
+        for hardware, island, elite in migrate(self.state, self.config.islands, self.config.migration, self.rng):
             self.store.save_elite(hardware, island, elite)
+            if self.islands is not None:
+                self.islands.migrated(hardware, island, elite)
 
     # -- meta-prompt evolution -----------------------------------------------------------------------
     def _evolution_due(self) -> bool:

@@ -74,3 +74,14 @@ def test_the_pool_flags_reach_the_run_config() -> None:
     assert message({"pool": "shared", "ray": False}, where="") == \
         "RunConfig: pool 'shared' is a pool of Ray actors: it needs ray (drop --no-ray, or use pool 'per-run')"
     assert "targets need pool 'per-run'" in message({"pool": "shared", "targets": ["H100"]}, where="")
+
+
+def test_the_island_flags_reach_the_run_config() -> None:
+    from kernelevo.cli.main import _parser
+    from kernelevo.cli.run import _new_config
+
+    args = ["run", "spec.py", "--islands", "4", "--migration", "random", "--migrate-every", "25"]
+    config = _new_config(_parser().parse_args(args))
+    assert (config.islands, config.migration, config.migration_every) == (4, "random", 25)
+    assert (RunConfig().migration, RunConfig().migration_every) == ("ring", 40)
+    assert message({"migration_every": 0}) == "--migrate-every 0: input should be greater than or equal to 1"

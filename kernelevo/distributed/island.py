@@ -1,0 +1,448 @@
+"""Islands as Ray actors: ``--islands N`` on Ray places N emitters anywhere in the cluster.
+
+Who runs what:
+
+- each *island actor* (:class:`IslandActor`, one CPU) runs an
+  :class:`~kernelevo.search.island.IslandEmitter`: its own operators (the template operator's edits,
+  the LLM operators' prompts), its own LLM client and rate limit, its own meta-prompt population and
+  their evolution, its bandit and repair queue, and a local view of its island's elites to select
+  parents from;
+- the *driver* (the scheduler, through :class:`RemoteIslands`) asks islands for candidates in turn,
+  numbers and records each one, sends it to the evaluator pool (one shared pool, as without islands),
+  adds the results to the archives of record, keeps the budgets, migrates elites between the archives
+  every ``migration_every`` evaluations, and tells each island what became of its candidates and which
+  elites migrated into it.
+
+Tells go to an island in batches (a scheduler's chunk of results), in order. When an island actor dies
+Ray restarts it (``max_restarts``); its ``__init__`` rebuilds it from storage (its island's evaluations
+replayed, its stored elites, its prompts), and the driver tells it again the batches that failed and the
+last :data:`RECENT` messages (what storage may not hold yet: the store commits a tenth of a second late).
+Telling is idempotent, so nothing is lost or doubled in the island's view. Asks under way when it died
+fail; the scheduler asks again (the candidate they were making was never numbered nor recorded). The
+candidates it had made are the driver's already, and are evaluated whatever became of the island.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import random
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
+from kernelevo.records.elite import Elite
+from kernelevo.records.run import RunStatus
+from kernelevo.records.run_config import RunConfig
+from kernelevo.search.island import Asked, Duplicate, IslandEmitter, Message, Migrant, Seen, Told
+from kernelevo.search.producer import NOTHING_TO_VARY
+from kernelevo.search.state import SearchState
+from kernelevo.spec import Spec
+from kernelevo.variation.metaprompt import PromptArchive
+
+log = logging.getLogger(__name__)
+
+MAX_RESTARTS = 3  # an island actor restarted more often than this stays dead (the run goes on without it)
+RECENT = 4096  # messages told again to a restarted island: far more than a tenth of a second's at any rate
+START_TIMEOUT_S = 120.0  # for every island to be placed and rebuilt (a cluster without a free CPU never places one)
+RETRY_WAIT_S = 0.2  # before a batch that failed (its island was restarting) is told again
+CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
+ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
+PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
+GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
+
+
+def model_keys(config: RunConfig) -> dict[str, str]:
+    """The environment variables that hold the run's model keys, as the driver has them: each island calls
+    the models itself, on whichever node Ray placed it (the actor's runtime environment carries them)."""
+    names = {m.api_key_env or f"{m.model.split('/')[0].upper()}_API_KEY" for m in config.llm_models()}
+    return {name: os.environ[name] for name in sorted(names) if name in os.environ}
+
+
+class IslandActor:
+    """Ray actor body: one island, rebuilt from storage when Ray (re)starts it."""
+
+    def __init__(self, spec: Spec, config: RunConfig, island: int, db_url: str | None = None,
+                 run_id: int | None = None) -> None:
+        llm = None
+        models = config.llm_models()
+        if models:  # its own clients: its own connections and rate limits
+            from kernelevo.variation.models import ModelPool
+
+            llm = ModelPool(models, rng=random.Random(config.seed * 1009 + island))
+        self.body = IslandEmitter(spec, config, island, llm=llm)
+        self.rebuilt = 0  # evaluations replayed from storage
+        if db_url is not None and run_id is not None:
+            self._rebuild(db_url, run_id, island)
+
+    def _rebuild(self, db_url: str, run_id: int, island: int) -> None:
+        from kernelevo.storage.database import Database
+        from kernelevo.storage.island_view import island_view
+
+        db = Database(db_url)
+        try:
+            stored, elites = island_view(db, run_id, island)
+        finally:
+            db.dispose()
+        self.body.rebuild(stored.candidates, stored.evaluations, elites, stored.prompts)
+        self.rebuilt = len(self.body._told)
+        log.info("island %d rebuilt from storage: %d evaluations, %d stored elites", island, self.rebuilt,
+                 len(elites))
+
+    def ready(self) -> dict[str, Any]:
+        return {"island": self.body.island, "incarnation": self.body.incarnation, "host": socket.gethostname(),
+                "pid": os.getpid(), "rebuilt": self.rebuilt}
+
+    async def ask(self, instant: bool = False) -> Asked:
+        return await self.body.ask(instant=instant)
+
+    async def ask_many(self, instants: list[bool]) -> list[Asked]:
+        """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
+        return [await self.body.ask(instant=instant) for instant in instants]
+
+    def tell(self, messages: list[Message]) -> str:
+        return self.body.tell(messages)
+
+    def drain(self) -> Asked:
+        """What the island recorded since its last answer, with no candidate (the run ends)."""
+        return self.body.drain()
+
+    def elite_ids(self) -> dict[str, list[int]]:
+        return self.body.elite_ids()
+
+    def prompt_ids(self) -> list[int]:
+        return [p.id for p in self.body.state.prompts.prompts]
+
+
+class _Channel:
+    """One island's actor, its pending tells, and the last ones told (for a restart)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+        self.pending: list[Message] = []
+        self.recent: deque[Message] = deque(maxlen=RECENT)
+        self.incarnation: str | None = None
+        self.delivered = 0  # batches with a new elite delivered: an island found dry is fresh again after one
+        self.dry = False  # its instant operator used up every parent it holds (until a new elite is delivered)
+        self.inserts_pending = 0
+        self.restarts = 0
+        self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
+        self.pumps = 0  # batches of asks under way
+        self.seen: list[str] = []  # source hashes other islands' candidates took since the last flush
+        self.failing_since: float | None = None  # time.monotonic() of the first tell that failed, in a row
+        self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
+        self.dead = False
+
+
+class RemoteIslands:
+    """The scheduler's emitter when islands are actors: asks them in turn, tells each its outcomes."""
+
+    def __init__(self, spec: Spec, config: RunConfig, *, db_url: str | None = None, run_id: int | None = None,
+                 max_restarts: int = MAX_RESTARTS) -> None:
+        self.spec, self.config, self.db_url, self.run_id = spec, config, db_url, run_id
+        self.max_restarts = max_restarts
+        self.channels: list[_Channel] = []
+        self._turn = itertools.count()
+        self._watching: set[asyncio.Task[None]] = set()
+        self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
+        from kernelevo.variation.operators import build_operators
+
+        # the same operators as every island's (names only: the driver runs none of them)
+        self._has_llm = bool(config.llm_models())
+        self._has_instant = any(not op.uses_llm for op in build_operators(None).values())
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Place one actor per island, each rebuilt from storage (a resumed run's islands as stored)."""
+        import ray
+
+        remote: Any = ray.remote(IslandActor)
+        # num_cpus=1: an island's operators spend CPU (the template operator's parsing, LLM contexts); Ray
+        # spreads the islands over the cluster's free CPUs. Asks and tells are not retried by Ray: the
+        # driver asks again and tells again (idempotent) itself.
+        options: dict[str, Any] = {"num_cpus": 1, "max_restarts": self.max_restarts, "max_task_retries": 0}
+        keys = model_keys(self.config)
+        if keys:  # an island's own LLM client calls the models from wherever Ray placed it
+            options["runtime_env"] = {"env_vars": keys}
+        remote = remote.options(**options)
+        actors = [remote.remote(self.spec, self.config, i, self.db_url, self.run_id)
+                  for i in range(self.config.islands)]
+        self.channels = [_Channel(a) for a in actors]
+        try:
+            ready = await asyncio.wait_for(asyncio.gather(*(a.ready.remote() for a in actors)), START_TIMEOUT_S)
+        except TimeoutError:
+            self.close_now()
+            raise ValueError(f"{self.config.islands} island actors (1 CPU each) were not placed within "
+                             f"{START_TIMEOUT_S:g} s: the cluster has {ray.cluster_resources().get('CPU', 0):g} "
+                             "CPUs; ask for fewer --islands") from None
+        for channel, info in zip(self.channels, ready, strict=True):
+            channel.incarnation = info["incarnation"]
+        log.info("islands on Ray: %s", ", ".join(f"{r['island']} on {r['host']} (pid {r['pid']})" for r in ready))
+
+    def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
+             fail: Callable[[OperatorFailure], None], stop: Callable[[str, RunStatus], None],
+             save_prompts: Callable[[], None], add_evolution: Callable[[Any], None]) -> None:
+        """What answering an ask needs from the scheduler: the state of record and how it records."""
+        self.state, self.record, self.fail, self.stop = state, record, fail, stop
+        self.save_prompts, self.add_evolution = save_prompts, add_evolution
+
+    def close_now(self) -> None:
+        import ray
+
+        for task in list(self._watching):
+            task.cancel()
+        for channel in self.channels:
+            ray.kill(channel.actor)  # no_restart: the run is over
+
+    async def close(self) -> None:
+        """Tell the islands what is still pending, keep their last views (:attr:`final_views`), and end them."""
+        try:
+            deadline = time.monotonic() + CLOSE_WAIT_S
+            # (a restarted island is told again meanwhile, and a tell that failed is sent again)
+            while time.monotonic() < deadline and (self._watching or any(c.pending for c in self.channels)):
+                self.flush(now=True)
+                if self._watching:
+                    await asyncio.wait(set(self._watching), timeout=min(0.5, deadline - time.monotonic()))
+                else:
+                    await asyncio.sleep(0.05)
+            self.final_views = await asyncio.wait_for(self.elite_ids(), CLOSE_WAIT_S)
+            # what the islands did since their last answers (operator failures, prompt evolutions): recorded
+            for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
+                                                CLOSE_WAIT_S):
+                self._recorded(asked)
+        except Exception as exc:  # an island that cannot answer: the run's records are the driver's anyway
+            log.warning("the islands' last views could not be read: %r", exc)
+        self.close_now()
+
+    # -- asking (the scheduler's emitter protocol) -----------------------------------------------------
+    def has_instant(self) -> bool:
+        return self._has_instant
+
+    def drop_llm_operators(self) -> None:
+        """Each island drops its own LLM operators when its models fail (offline_fallback)."""
+
+    def can_ask(self, *, instant: bool = False) -> bool:
+        return any(self._askable(i, instant) for i in range(len(self.channels)))
+
+    def _askable(self, island: int, instant: bool) -> bool:
+        if self.channels[island].dead:
+            return False
+        if not any(len(a) for (i, _), a in self.state.archives.items() if i == island):
+            return False
+        return (self._has_llm and not instant) or not self.channels[island].dry
+
+    def ask(self, *, instant: bool = False) -> Coroutine[Any, Any, Candidate | str | None]:
+        return self._ask(instant)
+
+    async def _ask(self, instant: bool) -> Candidate | str | None:
+        from ray.exceptions import RayActorError
+
+        n = len(self.channels)
+        start = next(self._turn)
+        order = [(start + k) % n for k in range(n)]
+        askable = [i for i in order if self._askable(i, instant)]
+        if not askable:
+            return NOTHING_TO_VARY
+        # one that is not restarting, else the first back (the ask waits: a task under way keeps the run going)
+        island = min(askable, key=lambda i: max(self.channels[i].unavailable_until - time.monotonic(), 0.0))
+        channel = self.channels[island]
+        wait = channel.unavailable_until - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if self._has_llm:  # an LLM call takes seconds: each ask on its own, answered as soon as it is done
+            delivered = channel.delivered
+            try:
+                answer: tuple[Asked, int] | None = (await channel.actor.ask.remote(instant), delivered)
+            except RayActorError as exc:
+                answer = None
+                self._unavailable(island, channel, exc)
+        else:  # instant edits: the asks waiting for this island go together, one call for up to ASK_BATCH
+            future: asyncio.Future[tuple[Asked, int] | None] = asyncio.get_running_loop().create_future()
+            channel.requests.append((future, instant))
+            if channel.pumps < PUMPS:
+                channel.pumps += 1
+                task = asyncio.get_running_loop().create_task(self._pump(island, channel))
+                self._watching.add(task)
+                task.add_done_callback(self._watching.discard)
+            answer = await future
+        if answer is None:  # it died under the ask, or is restarting: the scheduler asks again
+            return NOTHING_TO_VARY
+        asked, delivered = answer
+        self._seen(channel, asked.incarnation)
+        return self._answered(island, channel, asked, delivered)
+
+    async def _pump(self, island: int, channel: _Channel) -> None:
+        """Send the asks waiting for ``island`` in batches until none waits."""
+        from ray.exceptions import RayActorError
+
+        try:
+            while channel.requests:
+                batch, channel.requests = channel.requests[:ASK_BATCH], channel.requests[ASK_BATCH:]
+                delivered = channel.delivered
+                try:
+                    answers: list[Asked] = await channel.actor.ask_many.remote([instant for _, instant in batch])
+                except Exception as exc:  # it died, or is restarting; or a bug of the island's, logged
+                    if isinstance(exc, RayActorError):
+                        self._unavailable(island, channel, exc)
+                    else:
+                        log.error("island %d failed to answer: %r", island, exc)
+                    for future, _ in batch:
+                        if not future.done():
+                            future.set_result(None)
+                    continue
+                for (future, _), asked in zip(batch, answers, strict=True):
+                    if not future.done():
+                        future.set_result((asked, delivered))
+                    else:  # its produce task was cancelled (the run stops): what it recorded is kept
+                        self._recorded(asked)
+        finally:
+            channel.pumps -= 1
+
+    def _unavailable(self, island: int, channel: _Channel, exc: Exception) -> None:
+        if channel.unavailable_until < time.monotonic():
+            log.warning("island %d is unavailable (%s): restarting", island, type(exc).__name__)
+        channel.unavailable_until = time.monotonic() + RETRY_WAIT_S
+
+    def _recorded(self, asked: Asked) -> None:
+        """What an island did besides its candidate, recorded: operator failures, meta-prompts, evolutions."""
+        for failure in asked.failures:
+            self.fail(failure)
+        if asked.prompts:
+            self._merge_prompts(asked.prompts)
+        for evolution in asked.evolutions:
+            self.state.usage = self.state.usage + evolution.usage
+            self.add_evolution(evolution)
+
+    def _answered(self, island: int, channel: _Channel, asked: Asked, delivered: int) -> Candidate | str | None:
+        self._recorded(asked)
+        if asked.llm_failed is not None:
+            from kernelevo.search.scheduler import LLM_FAILED
+
+            self.stop(f"{LLM_FAILED}: {asked.llm_failed}", RunStatus.FAILED)
+        candidate = asked.candidate
+        if candidate is None:
+            if asked.note == NOTHING_TO_VARY and channel.delivered == delivered and not channel.inserts_pending:
+                channel.dry = True  # no new elite reached it meanwhile: wait for one
+            # an island whose view has no elite yet (its tells on their way) has tried nothing either
+            return NOTHING_TO_VARY if asked.note == NOTHING_TO_VARY or not self._has_view(island) else None
+        if candidate.source_hash in self.state.seen_sources:  # made by another island (or this one, before)
+            failure = OperatorFailure(operator=candidate.operator, kind="duplicate",
+                                      message="an identical kernel was already made (by another island)",
+                                      parent_ids=candidate.parent_ids, usage=candidate.usage)
+            self.fail(failure)
+            self._enqueue(channel, Duplicate(failure))
+            return None
+        numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
+        self.record(numbered)
+        for other in self.channels:  # told with the next tells: the other islands do not make it again
+            if other is not channel:
+                other.seen.append(numbered.source_hash)
+        return numbered
+
+    def _has_view(self, island: int) -> bool:
+        return self.channels[island].delivered > 0
+
+    def _merge_prompts(self, prompts: list[Any]) -> None:
+        """An island's population joins the run's prompts (its ids are its own: see IslandPrompts)."""
+        by_id = {p.id: p for p in self.state.prompts.prompts}
+        for prompt in prompts:
+            if prompt.id == 0 and 0 in by_id:  # the shared root: its fitness is the best any island gave it
+                root = by_id[0]
+                if prompt.fitness is not None and (root.fitness is None or prompt.fitness > root.fitness):
+                    root.fitness, root.best_candidate_id = prompt.fitness, prompt.best_candidate_id
+                continue
+            by_id[prompt.id] = prompt
+        self.state.prompts = PromptArchive(prompts=sorted(by_id.values(), key=lambda p: p.id))
+        self.save_prompts()
+
+    # -- telling -------------------------------------------------------------------------------------
+    def told(self, candidate: Candidate, told: list[Evaluated]) -> None:
+        """A candidate's outcomes, for the island that made it (told at the next :meth:`flush`)."""
+        if not 0 <= candidate.island < len(self.channels):
+            return
+        message = Told(candidate, [(e.hardware, e.result, e.measures) for e in told])
+        self._enqueue(self.channels[candidate.island], message, inserted=any(e.took_cell for e in told))
+
+    def migrated(self, hardware: str, island: int, elite: Elite) -> None:
+        """``elite`` took a cell of ``island``'s archive of record."""
+        candidate = self.state.candidates[elite.candidate_id]
+        self._enqueue(self.channels[island], Migrant(candidate, hardware,
+                                                     self.state.result_of(elite.candidate_id, hardware), elite),
+                      inserted=True)
+
+    def _enqueue(self, channel: _Channel, message: Message, *, inserted: bool = False) -> None:
+        channel.pending.append(message)
+        channel.inserts_pending += inserted
+
+    def flush(self, *, now: bool = False) -> None:
+        """Send every island its pending tells, one batch each, in order. An island restarting gets them at a
+        later flush (``now``: at once, whatever it may answer)."""
+        for channel in self.channels:
+            if channel.dead:  # nobody to tell
+                channel.pending, channel.seen = [], []
+                continue
+            if channel.seen:
+                channel.pending.append(Seen(channel.seen))
+                channel.seen = []
+            if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
+                batch, inserts = channel.pending, channel.inserts_pending
+                channel.pending, channel.inserts_pending = [], 0
+                ref = channel.actor.tell.remote(batch)
+                task = asyncio.get_running_loop().create_task(self._delivered(channel, ref, batch, inserts))
+                self._watching.add(task)
+                task.add_done_callback(self._watching.discard)
+
+    async def _delivered(self, channel: _Channel, ref: Any, batch: list[Message], inserts: int) -> None:
+        from ray.exceptions import RayActorError
+
+        try:
+            incarnation = await ref
+        except RayActorError:  # it died: told again once it is back (it rebuilt the rest from storage)
+            now = time.monotonic()
+            channel.unavailable_until = now + RETRY_WAIT_S
+            channel.failing_since = channel.failing_since or now
+            if now - channel.failing_since >= GIVE_UP_S:
+                if not channel.dead:
+                    log.error("island %d stays unreachable: the run goes on without it",
+                              self.channels.index(channel))
+                channel.dead = True
+                return
+            await asyncio.sleep(RETRY_WAIT_S)
+            channel.pending[:0] = batch
+            channel.inserts_pending += inserts
+            self.flush()
+            return
+        channel.failing_since = None
+        channel.recent.extend(m for m in batch if not isinstance(m, Duplicate))
+        if inserts:
+            channel.delivered += 1
+            channel.dry = False
+        self._seen(channel, incarnation)
+
+    def _seen(self, channel: _Channel, incarnation: str) -> None:
+        """An answer from ``incarnation``: a new one is a restarted island, told again what it may have missed."""
+        if incarnation == channel.incarnation:
+            return
+        channel.incarnation = incarnation
+        channel.restarts += 1
+        channel.dry = False  # what it had used up is forgotten with it
+        log.warning("island %d was restarted (rebuilt from storage); telling it the last %d messages again",
+                    self.channels.index(channel), len(channel.recent))
+        channel.pending[:0] = list(channel.recent)
+        channel.inserts_pending += 1
+        self.flush()
+
+    # -- what tests and benchmarks read ------------------------------------------------------------
+    async def elite_ids(self) -> list[dict[str, list[int]]]:
+        return list(await asyncio.gather(*(c.actor.elite_ids.remote() for c in self.channels)))
+
+    def restarts(self) -> list[int]:
+        return [c.restarts for c in self.channels]
+
+
+__all__ = ["IslandActor", "RemoteIslands", "model_keys"]
