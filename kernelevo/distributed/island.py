@@ -27,19 +27,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import os
-import random
-import socket
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from kernelevo.distributed.island_actor import IslandActor, model_keys
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import Asked, Duplicate, IslandEmitter, Message, Migrant, Seen, Told
+from kernelevo.search.island import Asked, Duplicate, Message, Migrant, Seen, Told
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
@@ -55,68 +53,6 @@ CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
 PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
 GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
-
-
-def model_keys(config: RunConfig) -> dict[str, str]:
-    """The environment variables that hold the run's model keys, as the driver has them: each island calls
-    the models itself, on whichever node Ray placed it (the actor's runtime environment carries them)."""
-    names = {m.api_key_env or f"{m.model.split('/')[0].upper()}_API_KEY" for m in config.llm_models()}
-    return {name: os.environ[name] for name in sorted(names) if name in os.environ}
-
-
-class IslandActor:
-    """Ray actor body: one island, rebuilt from storage when Ray (re)starts it."""
-
-    def __init__(self, spec: Spec, config: RunConfig, island: int, db_url: str | None = None,
-                 run_id: int | None = None) -> None:
-        llm = None
-        models = config.llm_models()
-        if models:  # its own clients: its own connections and rate limits
-            from kernelevo.variation.models import ModelPool
-
-            llm = ModelPool(models, rng=random.Random(config.seed * 1009 + island))
-        self.body = IslandEmitter(spec, config, island, llm=llm)
-        self.rebuilt = 0  # evaluations replayed from storage
-        if db_url is not None and run_id is not None:
-            self._rebuild(db_url, run_id, island)
-
-    def _rebuild(self, db_url: str, run_id: int, island: int) -> None:
-        from kernelevo.storage.database import Database
-        from kernelevo.storage.island_view import island_view
-
-        db = Database(db_url)
-        try:
-            stored, elites = island_view(db, run_id, island)
-        finally:
-            db.dispose()
-        self.body.rebuild(stored.candidates, stored.evaluations, elites, stored.prompts)
-        self.rebuilt = len(self.body._told)
-        log.info("island %d rebuilt from storage: %d evaluations, %d stored elites", island, self.rebuilt,
-                 len(elites))
-
-    def ready(self) -> dict[str, Any]:
-        return {"island": self.body.island, "incarnation": self.body.incarnation, "host": socket.gethostname(),
-                "pid": os.getpid(), "rebuilt": self.rebuilt}
-
-    async def ask(self, instant: bool = False) -> Asked:
-        return await self.body.ask(instant=instant)
-
-    async def ask_many(self, instants: list[bool]) -> list[Asked]:
-        """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
-        return [await self.body.ask(instant=instant) for instant in instants]
-
-    def tell(self, messages: list[Message]) -> str:
-        return self.body.tell(messages)
-
-    def drain(self) -> Asked:
-        """What the island recorded since its last answer, with no candidate (the run ends)."""
-        return self.body.drain()
-
-    def elite_ids(self) -> dict[str, list[int]]:
-        return self.body.elite_ids()
-
-    def prompt_ids(self) -> list[int]:
-        return [p.id for p in self.body.state.prompts.prompts]
 
 
 class _Channel:
@@ -445,4 +381,4 @@ class RemoteIslands:
         return [c.restarts for c in self.channels]
 
 
-__all__ = ["IslandActor", "RemoteIslands", "model_keys"]
+__all__ = ["RemoteIslands"]

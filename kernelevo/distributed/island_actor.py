@@ -1,0 +1,82 @@
+"""The island actor's side (see :mod:`kernelevo.distributed.island` for who runs what): one island's
+:class:`~kernelevo.search.island.IslandEmitter` in a Ray actor of one CPU, with its own LLM clients,
+rebuilt from storage whenever Ray (re)starts it."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import socket
+from typing import Any
+
+from kernelevo.records.run_config import RunConfig
+from kernelevo.search.island import Asked, IslandEmitter, Message
+from kernelevo.spec import Spec
+
+log = logging.getLogger(__name__)
+
+
+def model_keys(config: RunConfig) -> dict[str, str]:
+    """The environment variables that hold the run's model keys, as the driver has them: each island calls
+    the models itself, on whichever node Ray placed it (the actor's runtime environment carries them)."""
+    names = {m.api_key_env or f"{m.model.split('/')[0].upper()}_API_KEY" for m in config.llm_models()}
+    return {name: os.environ[name] for name in sorted(names) if name in os.environ}
+
+
+class IslandActor:
+    """Ray actor body: one island, rebuilt from storage when Ray (re)starts it."""
+
+    def __init__(self, spec: Spec, config: RunConfig, island: int, db_url: str | None = None,
+                 run_id: int | None = None) -> None:
+        llm = None
+        models = config.llm_models()
+        if models:  # its own clients: its own connections and rate limits
+            from kernelevo.variation.models import ModelPool
+
+            llm = ModelPool(models, rng=random.Random(config.seed * 1009 + island))
+        self.body = IslandEmitter(spec, config, island, llm=llm)
+        self.rebuilt = 0  # evaluations replayed from storage
+        if db_url is not None and run_id is not None:
+            self._rebuild(db_url, run_id, island)
+
+    def _rebuild(self, db_url: str, run_id: int, island: int) -> None:
+        from kernelevo.storage.database import Database
+        from kernelevo.storage.island_view import island_view
+
+        db = Database(db_url)
+        try:
+            stored, elites = island_view(db, run_id, island)
+        finally:
+            db.dispose()
+        self.body.rebuild(stored.candidates, stored.evaluations, elites, stored.prompts)
+        self.rebuilt = len(self.body._told)
+        log.info("island %d rebuilt from storage: %d evaluations, %d stored elites", island, self.rebuilt,
+                 len(elites))
+
+    def ready(self) -> dict[str, Any]:
+        return {"island": self.body.island, "incarnation": self.body.incarnation, "host": socket.gethostname(),
+                "pid": os.getpid(), "rebuilt": self.rebuilt}
+
+    async def ask(self, instant: bool = False) -> Asked:
+        return await self.body.ask(instant=instant)
+
+    async def ask_many(self, instants: list[bool]) -> list[Asked]:
+        """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
+        return [await self.body.ask(instant=instant) for instant in instants]
+
+    def tell(self, messages: list[Message]) -> str:
+        return self.body.tell(messages)
+
+    def drain(self) -> Asked:
+        """What the island recorded since its last answer, with no candidate (the run ends)."""
+        return self.body.drain()
+
+    def elite_ids(self) -> dict[str, list[int]]:
+        return self.body.elite_ids()
+
+    def prompt_ids(self) -> list[int]:
+        return [p.id for p in self.body.state.prompts.prompts]
+
+
+__all__ = ["IslandActor", "model_keys"]
