@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 
 from kernelevo.archive.descriptors import descriptor_set
-from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
 from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.records.run import RunStatus
@@ -108,7 +108,7 @@ def _import_run_dir(db: Database, directory: Path, spec_files: list[Path]) -> st
     for candidate in candidates:
         recorder.add_candidate(candidate)
     state = SearchState(descriptors=descriptor_set(config.get("descriptors", "levels")),
-                        tie_tolerance=config.get("tie_tolerance", 0.08), operators=["template"])
+                        tie_tolerance=config.get("tie_tolerance", 0.08), operators=[OperatorName.TEMPLATE])
     for candidate in candidates:
         state.add_candidate(candidate)
     for stored in _records(directory / "evaluations.jsonl", Evaluated):

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import time
+from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
+
+
+class OperatorName(StrEnum):
+    """What made a candidate: its seed, or the variation operator that made it from its parents."""
+
+    SEED = "seed"
+    TEMPLATE = "template"
+    LLM_REWRITE = "llm-rewrite"
+    LLM_DIFF = "llm-diff"
+    LLM_CROSSOVER = "llm-crossover"
+    LLM_REPAIR = "llm-repair"
 
 
 class Usage(BaseModel):
@@ -55,7 +67,7 @@ class Candidate(BaseModel):
 
     id: int
     source: str
-    operator: str  # "seed", "template", "llm-rewrite", "llm-diff", "llm-crossover", "llm-repair"
+    operator: str  # an OperatorName (a str: names stored by other versions still load)
     parent_ids: list[int] = Field(default_factory=list)
     prompt_id: int | None = None
     island: int = 0

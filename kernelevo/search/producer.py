@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kernelevo.evaluation.library_policy import effective_policy
-from kernelevo.records.candidate import Candidate, OperatorFailure, source_hash
+from kernelevo.records.candidate import Candidate, OperatorFailure, OperatorName, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
@@ -85,7 +85,7 @@ class Producer:
             island, elites = self._fresh_elites(island, hardware, operator.arity)
             if not elites:
                 return NOTHING_TO_VARY
-        if name == "llm-repair":
+        if name == OperatorName.LLM_REPAIR:
             broken = self.emitter.repairs.take(self.rng)
             parents = [Parent(broken, self.state.result_of(broken.id, hardware))]
         else:
@@ -138,7 +138,7 @@ class Producer:
         for name, op in self.operators.items():
             if op.arity > len(elites):
                 continue
-            if name == "llm-repair" and not self.emitter.repairs.targets():
+            if name == OperatorName.LLM_REPAIR and not self.emitter.repairs.targets():
                 continue
             available.append(name)
         return available

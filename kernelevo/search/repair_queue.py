@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kernelevo.records.candidate import Candidate
+from kernelevo.records.candidate import Candidate, OperatorName
 from kernelevo.records.result import ErrorKind, EvalResult
 
 _K = ErrorKind
@@ -25,7 +25,7 @@ class RepairQueue:
 
     def made(self, candidate: Candidate) -> None:
         """A repair of its parents was made: they leave the queue for good."""
-        if candidate.operator == "llm-repair":
+        if candidate.operator == OperatorName.LLM_REPAIR:
             self.repaired.update(candidate.parent_ids)
             for parent in candidate.parent_ids:
                 self.broken.pop(parent, None)

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
 
-from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import RunStatus
@@ -237,7 +237,7 @@ class Scheduler:
         started = False
         while self.ready and tasks.running("evaluate") < self.pool.capacity:
             if self._seeds_waiting():
-                position = next(i for i, c in enumerate(self.ready) if c.operator == "seed")
+                position = next(i for i, c in enumerate(self.ready) if c.operator == OperatorName.SEED)
             elif self.stopped or self._evaluation_budget_full(tasks.running("evaluate") + untold):
                 break
             else:
@@ -249,7 +249,7 @@ class Scheduler:
 
     def _seeds_waiting(self) -> bool:
         """Seeds ready and not judged, in a run a budget stopped (a stop by the user leaves them pending)."""
-        return self.by_budget and any(c.operator == "seed" for c in self.ready)
+        return self.by_budget and any(c.operator == OperatorName.SEED for c in self.ready)
 
     def _tell_some(self, untold: list[Returned]) -> None:
         """Tell the state the first :data:`TELL_CHUNK` results (and take them off the list)."""
@@ -312,7 +312,7 @@ class Scheduler:
         """Queue the seed kernels, (name, source) each (only on a fresh run)."""
         for name, source in seeds:
             for island in range(self.config.islands):
-                candidate = Candidate(id=self.state.next_id(), source=source, operator="seed", island=island,
+                candidate = Candidate(id=self.state.next_id(), source=source, operator=OperatorName.SEED, island=island,
                                       note=f"seed {name}")
                 self._record(candidate)
 

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from kernelevo.records.candidate import Candidate, Usage
+from kernelevo.records.candidate import Candidate, OperatorName, Usage
 from kernelevo.records.result import LIBRARY_FAMILIES, EvalResult
 from kernelevo.variation import prompts, template
 from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
@@ -74,7 +74,7 @@ class TemplateOperator(Operator):
     now and then moves a Triton kernel's structure (pipelined loops, eviction hints:
     :mod:`kernelevo.variation.restructure`), and always when no parameter is left to tune."""
 
-    name = "template"
+    name = OperatorName.TEMPLATE
 
     def __init__(self, crossover_rate: float = 0.3, restructure_rate: float = 0.15) -> None:
         self.crossover_rate = crossover_rate
@@ -129,7 +129,7 @@ class _LLMOperator(Operator):
 
 
 class RewriteOperator(_LLMOperator):
-    name = "llm-rewrite"
+    name = OperatorName.LLM_REWRITE
     instruction = prompts.REWRITE
 
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
@@ -139,7 +139,7 @@ class RewriteOperator(_LLMOperator):
 
 
 class DiffOperator(RewriteOperator):
-    name = "llm-diff"
+    name = OperatorName.LLM_DIFF
     instruction = prompts.DIFF
 
     def extract(self, reply: str, request: VariationRequest) -> tuple[str, str, str | None]:
@@ -156,7 +156,7 @@ class DiffOperator(RewriteOperator):
 
 
 class CrossoverOperator(_LLMOperator):
-    name = "llm-crossover"
+    name = OperatorName.LLM_CROSSOVER
     arity = 2
 
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
@@ -168,7 +168,7 @@ class CrossoverOperator(_LLMOperator):
 class RepairOperator(_LLMOperator):
     """Fixes a rejected kernel from the evaluator's output (its parent is the broken kernel)."""
 
-    name = "llm-repair"
+    name = OperatorName.LLM_REPAIR
 
     def messages(self, request: VariationRequest) -> list[dict[str, str]]:
         broken = request.parents[0]
@@ -179,7 +179,7 @@ class RepairOperator(_LLMOperator):
 
 def build_operators(client: Completer | None) -> dict[str, Operator]:
     """The template operator always; the LLM operators when a model is configured."""
-    ops: dict[str, Operator] = {"template": TemplateOperator()}
+    ops: dict[str, Operator] = {OperatorName.TEMPLATE: TemplateOperator()}
     if client is not None:
         for op in (RewriteOperator(client), DiffOperator(client), CrossoverOperator(client), RepairOperator(client)):
             ops[op.name] = op
