@@ -39,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -83,12 +84,21 @@ class Limits:
     core_dumps: bool = False
 
 
+class FailureKind(StrEnum):
+    """Why a child could not answer."""
+
+    TIMEOUT = "timeout"  # a phase outlasted its limit (the child was killed)
+    DIED = "died"  # the process ended: a signal, a crash, an exit
+    HANDLER_ERROR = "handler_error"  # its handler raised, or its reply could not be read
+    START = "start"  # it never started (the fork server failed, or it did not come up in time)
+
+
 class SandboxFailure(Exception):
     """The child could not answer: it timed out, died, or its handler raised."""
 
-    def __init__(self, kind: str, message: str, *, phase: str = "", detail: str = "") -> None:
+    def __init__(self, kind: FailureKind, message: str, *, phase: str = "", detail: str = "") -> None:
         super().__init__(message)
-        self.kind = kind  # "timeout" | "died" | "handler_error" | "start"
+        self.kind = kind
         self.message = message
         self.phase = phase
         self.detail = detail
@@ -204,7 +214,7 @@ class Sandbox:
         assert self._conn is not None, "start() the sandbox first"
         if not self._conn.poll(timeout_s):
             self.kill()
-            raise SandboxFailure("start", f"{self.name} did not start within {timeout_s:.0f} s")
+            raise SandboxFailure(FailureKind.START, f"{self.name} did not start within {timeout_s:.0f} s")
         self._receive_ready()
 
     def _receive_ready(self) -> None:
@@ -215,7 +225,7 @@ class Sandbox:
             raise self._death("start") from None
         if isinstance(msg, HandlerError):
             self.kill()
-            raise SandboxFailure("start", f"{msg.type_name}: {msg.message}", detail=msg.traceback)
+            raise SandboxFailure(FailureKind.START, f"{msg.type_name}: {msg.message}", detail=msg.traceback)
         if isinstance(msg, Ready):
             self.protections = msg.protections
             if self.note_missing:
@@ -355,7 +365,7 @@ class Sandbox:
                 self.kill()
                 limit = self._limit(deadlines, phase)
                 raise SandboxFailure(
-                    "timeout", f"{phase} exceeded its {limit:g} s limit", phase=phase, detail=detail
+                    FailureKind.TIMEOUT, f"{phase} exceeded its {limit:g} s limit", phase=phase, detail=detail
                 )
             try:
                 msg = self._conn.recv()
@@ -363,7 +373,7 @@ class Sandbox:
                 raise self._death(phase, detail) from None
             except Exception as exc:  # a reply that does not unpickle
                 self.kill()
-                raise SandboxFailure("handler_error", f"unreadable reply: {exc}", phase=phase) from None
+                raise SandboxFailure(FailureKind.HANDLER_ERROR, f"unreadable reply: {exc}", phase=phase) from None
             if isinstance(msg, Progress):
                 if on_progress is not None:
                     on_progress(msg, time.perf_counter())
@@ -372,7 +382,7 @@ class Sandbox:
                 continue
             if isinstance(msg, HandlerError):
                 raise SandboxFailure(
-                    "handler_error", f"{msg.type_name}: {msg.message}", phase=phase, detail=msg.traceback
+                    FailureKind.HANDLER_ERROR, f"{msg.type_name}: {msg.message}", phase=phase, detail=msg.traceback
                 )
             return msg
 
@@ -387,7 +397,8 @@ class Sandbox:
     def _death(self, phase: str, detail: str = "") -> SandboxFailure:
         code = self._exit_code(timeout_s=5)
         self.kill()
-        return SandboxFailure("died", f"the child process died ({describe_exit(code)})", phase=phase, detail=detail)
+        return SandboxFailure(FailureKind.DIED, f"the child process died ({describe_exit(code)})", phase=phase,
+                              detail=detail)
 
     def __enter__(self) -> Sandbox:
         self.start()

@@ -45,7 +45,7 @@ from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
 from kernelevo import containment
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.sandbox import FailureKind, Sandbox, SandboxFailure
 from kernelevo.sandbox_child import die_with_parent, redirect_output, serve
 
 FORK_TIMEOUT_S = 30.0  # a fork and its reply take milliseconds; the zygote's own start is waited for apart
@@ -198,11 +198,11 @@ class ForkServer:
                                           {"*": FORK_TIMEOUT_S, "start": self.start_timeout_s})
                 conn = self.sandbox.connection
                 if not isinstance(reply, Forked) or conn is None:
-                    raise SandboxFailure("start", f"the fork server answered {reply!r}")
+                    raise SandboxFailure(FailureKind.START, f"the fork server answered {reply!r}")
                 return reply.pid, recv_handle(conn)
             except (OSError, EOFError, RuntimeError, AssertionError) as exc:
                 self.sandbox.kill()  # its connection can no longer be trusted to be in step
-                raise SandboxFailure("start", f"the fork server failed: {exc!r}") from None
+                raise SandboxFailure(FailureKind.START, f"the fork server failed: {exc!r}") from None
 
     def reap(self, pid: int) -> int | None:
         """The exit status of a child that has exited (negative: the signal), None if the zygote cannot tell."""
@@ -238,7 +238,7 @@ class ForkedSandbox(Sandbox):
         try:
             closed = containment.unreachable(self.scratch, self.plan)
             if closed:
-                raise SandboxFailure("start", closed)
+                raise SandboxFailure(FailureKind.START, closed)
             containment.give_to(self.scratch, self.plan)
             pid, fd = self.server.fork(self.scratch, capture_output=self.capture_output)
         except SandboxFailure:

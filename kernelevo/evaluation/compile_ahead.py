@@ -19,7 +19,7 @@ from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.precompile import GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import Precompiled
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
+from kernelevo.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import sandbox_env
 
@@ -107,7 +107,8 @@ class AheadCompilers:
                                               {"*": self.options.compile_timeout_s})
             precompiled = Precompiled(kernels=reply.kernels, error=reply.error)
         except SandboxFailure as exc:
-            precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}", timed_out=exc.kind == "timeout")
+            precompiled = Precompiled(error=f"precompile {exc.kind}: {exc.message}",
+                                      timed_out=exc.kind == FailureKind.TIMEOUT)
         finally:
             if box is not None:
                 with self._lock:

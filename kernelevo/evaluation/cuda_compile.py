@@ -14,7 +14,7 @@ import time
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
+from kernelevo.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.utils.devices import sandbox_env
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def cuda_without_gpu(source: str, options: EvalOptions) -> EvalResult:
     try:
         reply = compile_cuda(CudaCompileRequest(source), options)
     except SandboxFailure as exc:
-        kind = ErrorKind.COMPILE_TIMEOUT if exc.kind == "timeout" else ErrorKind.EVALUATOR_ERROR
+        kind = ErrorKind.COMPILE_TIMEOUT if exc.kind == FailureKind.TIMEOUT else ErrorKind.EVALUATOR_ERROR
         return EvalResult(stage=Stage.COMPILE, error=kind, message=f"compiling the CUDA for sm_90: {exc.message}")
     result = EvalResult(stage=Stage.COMPILE, cuda=reply.builds, kernels=reply.kernels)
     result.costs.compile_s = time.perf_counter() - started

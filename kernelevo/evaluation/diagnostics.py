@@ -6,7 +6,7 @@ from __future__ import annotations
 import traceback
 
 from kernelevo.records.result import ErrorKind, Stage
-from kernelevo.sandbox import SandboxFailure
+from kernelevo.sandbox import FailureKind, SandboxFailure
 
 MAX_LINES = 30
 
@@ -57,15 +57,15 @@ def trim(text: str, max_lines: int = MAX_LINES) -> str:
 
 def sandbox_failure_reason(exc: SandboxFailure, stage: Stage) -> tuple[ErrorKind, str]:
     """The named reason for a child that timed out or died."""
-    if exc.kind == "timeout":
+    if exc.kind == FailureKind.TIMEOUT:
         if exc.phase in ("compile", "import"):
             what = f"kernel {exc.detail}" if exc.detail else "the candidate"
             return ErrorKind.COMPILE_TIMEOUT, f"compiling {what} took too long: {exc.message}"
         return ErrorKind.TIMEOUT, (
             f"the candidate did not finish: {exc.message} (an infinite loop, a deadlock or far too slow a kernel)"
         )
-    if exc.kind == "died":
+    if exc.kind == FailureKind.DIED:
         return ErrorKind.CRASHED, f"{exc.message} while in {exc.phase or stage}; its process was discarded"
-    if exc.kind == "start":
+    if exc.kind == FailureKind.START:
         return ErrorKind.EVALUATOR_ERROR, f"the candidate's child could not start: {exc.message}"
     return ErrorKind.EVALUATOR_ERROR, f"the evaluator's child failed: {exc.message}\n{exc.detail[-2000:]}"
