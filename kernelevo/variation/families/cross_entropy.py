@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernelevo.variation.families.family import candidate
+from kernelevo.variation.families.family import candidate, partial_grid
 from kernelevo.variation.op_graph import OpGraph, OpNode
 
 
@@ -108,11 +108,7 @@ def source(plan: CrossEntropyPlan, graph: OpGraph, variant: str) -> str:
              "m, c = x.shape", "out = torch.empty((), device=x.device, dtype=x.dtype)",
              f"block_m, block_c = {max(1, min(16, 2048 // block_c))}, {block_c}",
              "tiles = triton.cdiv(m, block_m)"]
-    if variant == "persistent":
-        lines += ["PROGRAMS = 1056  # a few waves of programs on a GPU of about 132 SMs",
-                  "grid = max(1, min(PROGRAMS, tiles))"]
-    else:
-        lines.append("grid = max(1, tiles)")
+    lines += partial_grid(variant)
     lines += ["part, count = (torch.empty((grid,), device=x.device, dtype=torch.float32) for _ in range(2))",
               f"_kev_xent_partial[(grid,)](x, target, part, count, m, c, {plan.ignore_index}, BLOCK_M=block_m, "
               "BLOCK_C=block_c, num_warps=8)",

@@ -124,4 +124,14 @@ def used_kernels(kernels: str, host: str) -> str:
     return "\n\n" + "\n\n\n".join(chunks) + "\n\n"
 
 
-__all__ = ["Family", "FamilyError", "FamilySeed", "candidate", "only_calls", "single_output", "used_kernels"]
+def partial_grid(variant: str) -> list[str]:
+    """Source lines setting ``grid``, the programs of a two-stage sum over ``tiles`` tiles: one per tile, or
+    for the ``persistent`` variant at most ``PROGRAMS`` (a name the template operator tunes), each looping."""
+    if variant == "persistent":
+        return ["PROGRAMS = 1056  # a few waves of programs on a GPU of about 132 SMs",
+                "grid = max(1, min(PROGRAMS, tiles))"]
+    return ["grid = max(1, tiles)"]
+
+
+__all__ = ["Family", "FamilyError", "FamilySeed", "candidate", "only_calls", "partial_grid", "single_output",
+           "used_kernels"]

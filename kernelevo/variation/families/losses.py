@@ -39,7 +39,14 @@ import re
 from dataclasses import dataclass, field
 
 from kernelevo.variation.families import cross_entropy
-from kernelevo.variation.families.family import FamilyError, FamilySeed, candidate, only_calls, single_output
+from kernelevo.variation.families.family import (
+    FamilyError,
+    FamilySeed,
+    candidate,
+    only_calls,
+    partial_grid,
+    single_output,
+)
 from kernelevo.variation.op_graph import OpGraph, OpNode, is_ref
 
 _FLOATS = ("float32", "float16", "bfloat16")
@@ -364,11 +371,7 @@ def _source(plan: LossPlan, graph: OpGraph, variant: str) -> str:
              "out = torch.empty((), device=x.device, dtype=x.dtype)",
              f"block_d = {block_d}", f"block_m = {max(1, min(64, 2048 // block_d))}",
              "tiles = triton.cdiv(m, block_m)"]
-    if variant == "persistent":
-        lines += ["PROGRAMS = 1056  # a few waves of programs on a GPU of about 132 SMs",
-                  "grid = max(1, min(PROGRAMS, tiles))"]
-    else:
-        lines.append("grid = max(1, tiles)")
+    lines += partial_grid(variant)
     lines += ["part = torch.empty((grid,), device=x.device, dtype=torch.float32)",
               f"_kev_loss_partial[(grid,)]({ins}, part, m, d, BLOCK_M=block_m, BLOCK_D=block_d, num_warps=8)",
               f"_kev_loss_finish[(1,)](part, out, grid, {scale}, BLOCK_P=1024, num_warps=4)",
