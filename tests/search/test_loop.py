@@ -69,12 +69,15 @@ def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path, db) -> None:
     assert outcome.progress.evaluations == 9 and outcome.loop.started_evaluations == 5
 
 
-def test_killed_driver_resumes(tmp_path: Path) -> None:
-    """SIGKILL mid-run: the resumed run keeps every evaluation, in order, and evaluates each candidate once."""
+@pytest.mark.parametrize("islands", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_killed_driver_resumes(tmp_path: Path, islands: int) -> None:
+    """SIGKILL mid-run: the resumed run keeps every evaluation, in order, and evaluates each candidate once;
+    with two islands on Ray, every island is rebuilt from storage by the resumed driver."""
     from kernelevo.storage.database import open_database
 
     path = tmp_path / "kernelevo.db"
-    cmd = [sys.executable, "-m", "kernelevo.cli", "run", "--db", str(path), "--device", "cpu", "--plain"]
+    cmd = [sys.executable, "-m", "kernelevo.cli", "run", "--db", str(path), "--device", "cpu", "--plain",
+           "--islands", str(islands)]
     driver = subprocess.Popen([*cmd, str(ROOT / "examples" / "gelu" / "spec.py"), "--budget", "evals=40"],
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -98,6 +101,7 @@ def test_killed_driver_resumes(tmp_path: Path) -> None:
     assert ids[:len(before)] == [e.candidate_id for e, _ in before]  # kept, in order
     assert len(ids) == len(set(ids))  # none counted twice
     assert {c.id for c in made} <= set(ids)  # made before the kill, evaluated after the resume
+    assert {c.island for c in load_run(db, 1).candidates} == set(range(islands))  # every island made some
 
 
 def test_a_paused_driver_taken_over_writes_nothing_and_a_refused_resume_changes_nothing(tmp_path: Path) -> None:
