@@ -162,3 +162,14 @@ def test_every_kind_leaves_a_status_that_ends_the_run() -> None:
     assert {k.status for k in StopReason} == {RunStatus.FINISHED, RunStatus.STOPPED, RunStatus.FAILED,
                                               RunStatus.INTERRUPTED}
     assert StopReason.LLM_FAILED.status == RunStatus.FAILED and StopReason.EXHAUSTED.status == RunStatus.FINISHED
+
+
+def test_operators_that_make_nothing_new_finish_the_run(gelu: Spec, tmp_path: Path, db: Database) -> None:
+    """With the limit at one try, the first produce that makes nothing new (a kernel made before) ends it."""
+    def one_idle_try(loop: Scheduler) -> None:
+        loop.max_idle_produces = 1
+
+    outcome = simulated(db, gelu, Budget(evaluations=10_000), tmp_path, on_start=one_idle_try)
+    assert (outcome.kind, outcome.status) == (StopReason.IDLE_OPERATORS, RunStatus.FINISHED)
+    assert outcome.reason.startswith("the operators made nothing new in 1 tries in a row")
+    assert_stored(db, outcome.run_id, StopReason.IDLE_OPERATORS, outcome.reason)
