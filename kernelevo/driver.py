@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.progress import Progress
-from kernelevo.records.run import RunStatus
+from kernelevo.records.run import RunStatus, StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
@@ -83,6 +83,7 @@ class RunOutcome:
     loop: Scheduler
     exported: list[Path]
     progress: Progress
+    kind: StopReason  # why it stopped, as a kind (``reason`` says it in a sentence)
 
 
 def make_llm(config: RunConfig) -> ModelPool | None:
@@ -200,17 +201,19 @@ async def run_search(
         progress = snapshot(loop)
         recorder.progress(progress, force=True)
     except asyncio.CancelledError:  # Ctrl-C twice (or once while it started): resumable, not failed
-        _finish(db, run_id, owner, RunStatus.INTERRUPTED, INTERRUPTED)
+        _finish(db, run_id, owner, StopReason.INTERRUPTED, INTERRUPTED)
         raise
     except BaseException as exc:
-        _finish(db, run_id, owner, RunStatus.FAILED, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+        _finish(db, run_id, owner, StopReason.DRIVER_FAILED,
+                f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
         raise
-    status = loop.stop_status
-    _finish(db, run_id, owner, status, reason)
+    kind = loop.stop_kind or StopReason.STOPPED_BY_USER  # (the loop returns only once stopped)
+    status = kind.status
+    _finish(db, run_id, owner, kind, reason)
     exported = export_run(db, run_id, out / "export")
     if export_to is not None:
         exported += export_run(db, run_id, Path(export_to))
-    return RunOutcome(run_id, reason, status, state, loop, exported, progress)
+    return RunOutcome(run_id, reason, status, state, loop, exported, progress, kind)
 
 
 async def start_islands(db: Database, run_id: int, spec: Spec, config: RunConfig) -> RemoteIslands | None:
@@ -271,9 +274,9 @@ def _fewer_collections() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _finish(db: Database, run_id: int, owner: str, status: RunStatus, reason: str) -> None:
+def _finish(db: Database, run_id: int, owner: str, kind: StopReason, reason: str) -> None:
     with db.session() as session:
-        end_run(session, run_id, owner, status, reason)
+        end_run(session, run_id, owner, kind, reason)
 
 
 async def _heartbeat(db: Database, run_id: int, owner: str, loop: Scheduler, recorder: RunRecorder) -> None:
@@ -291,9 +294,9 @@ async def _heartbeat(db: Database, run_id: int, owner: str, loop: Scheduler, rec
             log.warning("could not renew the run's lease: %s", exc)
             continue
         if not held:
-            loop.stop("another driver took over this run's lease")
+            loop.stop("another driver took over this run's lease", StopReason.LEASE_LOST)
         elif stop:
-            loop.stop("stopped on request (the API)")
+            loop.stop("stopped on request (the API)", StopReason.STOPPED_BY_USER)
 
 
 def _handle_ctrl_c(loop: Scheduler, pool: EvaluatorPool) -> None:
@@ -309,7 +312,7 @@ def _handle_ctrl_c(loop: Scheduler, pool: EvaluatorPool) -> None:
         presses += 1
         if presses == 1:
             log.warning("stopping: finishing the evaluations under way (Ctrl-C again to stop at once)")
-            loop.stop("stopped by Ctrl-C")
+            loop.stop("stopped by Ctrl-C", StopReason.CTRL_C)
             return
         if driver is not None:
             driver.cancel()  # before the kills: no killed evaluation's result reaches the loop first
@@ -318,4 +321,4 @@ def _handle_ctrl_c(loop: Scheduler, pool: EvaluatorPool) -> None:
     # not possible off the main thread (a test, a Ray worker): then Ctrl-C is theirs to handle
     with contextlib.suppress(NotImplementedError, RuntimeError):
         event_loop.add_signal_handler(signal.SIGINT, on_sigint)
-        event_loop.add_signal_handler(signal.SIGTERM, lambda: loop.stop("stopped (SIGTERM)"))
+        event_loop.add_signal_handler(signal.SIGTERM, lambda: loop.stop("stopped (SIGTERM)", StopReason.SIGTERM))

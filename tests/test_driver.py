@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from kernelevo.driver import new_run, run_search
-from kernelevo.records.run import RunStatus
+from kernelevo.records.run import RunStatus, StopReason
 from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.storage.runs import RunBusy, acquire_lease, end_run, get_run, lease_owner_name, start_run
@@ -53,7 +53,7 @@ def test_a_resume_whose_settings_do_not_validate_changes_nothing(any_db, example
     marked running."""
     run_id, owner = driven_run(any_db, examples_dir, evaluations=44)
     with any_db.session() as session:
-        end_run(session, run_id, owner, RunStatus.FINISHED, "budget reached")
+        end_run(session, run_id, owner, StopReason.BUDGET_EVALUATIONS, "budget reached")
     before = stored(any_db, run_id)
     with pytest.raises(ValidationError):
         asyncio.run(run_search(any_db, run_id, config_updates={"budget": {"evaluations": 0}}))

@@ -167,6 +167,7 @@ def test_a_model_that_breaks_during_the_run_stops_it_with_a_reason(tmp_path: Pat
     assert "dropped: auth" in done.stdout  # the per-model table
     [run] = runs_in(tmp_path)
     assert run["status"] == "failed" and "the LLM never worked" in run["stop_reason"]
+    assert run["stop_kind"] == "llm_failed"
     assert len(server.requests) < 10  # dropped at its first refusal, not retried for the whole run
 
 

@@ -123,6 +123,8 @@ def _parser() -> argparse.ArgumentParser:
 
     rs = sub.add_parser("runs", parents=[db], help="list the runs in the database")
     rs.add_argument("--status", default=None, help="only runs with this status (queued, running, finished, ...)")
+    rs.add_argument("--stop-kind", default=None, metavar="KIND",
+                    help="only runs that stopped this way (budget_time, exhausted, llm_failed, ctrl_c, ...)")
     rs.add_argument("--limit", type=int, default=50)
     rs.add_argument("--json", action="store_true", help="every field of each run, as JSON")
 

@@ -35,7 +35,7 @@ from typing import Any
 from kernelevo.distributed.island_actor import IslandActor, model_keys
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
-from kernelevo.records.run import RunStatus
+from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.island import Asked, Duplicate, Message, Migrant, Seen, Told
 from kernelevo.search.producer import NOTHING_TO_VARY
@@ -121,7 +121,7 @@ class RemoteIslands:
         log.info("islands on Ray: %s", ", ".join(f"{r['island']} on {r['host']} (pid {r['pid']})" for r in ready))
 
     def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
-             fail: Callable[[OperatorFailure], None], stop: Callable[[str, RunStatus], None],
+             fail: Callable[[OperatorFailure], None], stop: Callable[[str, StopReason], None],
              save_prompts: Callable[[], None], add_evolution: Callable[[Any], None]) -> None:
         """What answering an ask needs from the scheduler: the state of record and how it records."""
         self.state, self.record, self.fail, self.stop = state, record, fail, stop
@@ -259,7 +259,7 @@ class RemoteIslands:
         if asked.llm_failed is not None:
             from kernelevo.search.scheduler import LLM_FAILED
 
-            self.stop(f"{LLM_FAILED}: {asked.llm_failed}", RunStatus.FAILED)
+            self.stop(f"{LLM_FAILED}: {asked.llm_failed}", StopReason.LLM_FAILED)
         candidate = asked.candidate
         if candidate is None:
             if asked.note == NOTHING_TO_VARY and channel.delivered == delivered and not channel.inserts_pending:

@@ -35,7 +35,7 @@ from typing import Any, Protocol, cast
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import ErrorKind, EvalResult
-from kernelevo.records.run import RunStatus
+from kernelevo.records.run import RunStatus, StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.concurrency import ConcurrencyLimiter
 from kernelevo.search.islands import migrate
@@ -83,7 +83,7 @@ class Islands(Asks, Protocol):
     place of the state's emitter and told each outcome and each migration."""
 
     def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
-             fail: Callable[[OperatorFailure], None], stop: Callable[[str, RunStatus], None],
+             fail: Callable[[OperatorFailure], None], stop: Callable[[str, StopReason], None],
              save_prompts: Callable[[], None], add_evolution: Callable[[PromptEvolution], None]) -> None: ...
     def told(self, candidate: Candidate, told: list[Evaluated]) -> None: ...
     def migrated(self, hardware: str, island: int, elite: Elite) -> None: ...
@@ -108,6 +108,7 @@ class Scheduler:
         self.in_flight = ConcurrencyLimiter(limit=config.candidates_in_flight(pool.workers, pool.capacity))
         self.stopped = ""  # why the loop stops; empty while it runs
         self.stop_status = RunStatus.STOPPED  # the status that stop leaves the run in
+        self.stop_kind: StopReason | None = None  # why, as a kind (None while it runs)
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
         self.seeding_s = 0.0  # of which making the seeds took (torch.compile's captures)
@@ -142,24 +143,25 @@ class Scheduler:
         elapsed = self.elapsed_s()
         return self.device_busy_s / (elapsed * self.pool.workers) if elapsed > 0 else 0.0
 
-    def budget_reached(self) -> str:
+    def budget_reached(self) -> tuple[StopReason, str] | None:
+        """The budget reached, as a kind and a sentence; None while none is."""
         b, s = self.config.budget, self.state
         if b.evaluations is not None and s.evaluated_count() >= b.evaluations:
-            return f"evaluation budget ({b.evaluations}) reached"
+            return StopReason.BUDGET_EVALUATIONS, f"evaluation budget ({b.evaluations}) reached"
         if b.minutes is not None and self.elapsed_s() >= b.minutes * 60:
-            return f"time budget ({b.minutes:g} min) reached"
+            return StopReason.BUDGET_TIME, f"time budget ({b.minutes:g} min) reached"
         if b.tokens is not None and s.usage.tokens >= b.tokens:
-            return f"token budget ({b.tokens}) reached"
+            return StopReason.BUDGET_TOKENS, f"token budget ({b.tokens}) reached"
         if b.dollars is not None and s.usage.cost_usd >= b.dollars:
-            return f"dollar budget (${b.dollars:g}) reached"
-        return ""
+            return StopReason.BUDGET_DOLLARS, f"dollar budget (${b.dollars:g}) reached"
+        return None
 
-    def stop(self, reason: str = "stopped by the user", status: RunStatus = RunStatus.STOPPED) -> None:
-        """Stop making candidates (those under way are finished); the first reason given stands, with the
-        status it leaves the run in: finished for a budget or a search space used up, failed where nothing
-        could go on, stopped for a person's or a signal's stop."""
+    def stop(self, reason: str = "stopped by the user", kind: StopReason = StopReason.STOPPED_BY_USER) -> None:
+        """Stop making candidates (those under way are finished); the first stop stands: its sentence, its
+        kind, and the status the kind leaves the run in (finished for a budget or a search space used up,
+        failed where nothing could go on, stopped for a person's or a signal's stop)."""
         if not self.stopped:
-            self.stopped, self.stop_status = reason, status
+            self.stopped, self.stop_kind, self.stop_status = reason, kind, kind.status
 
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
@@ -192,8 +194,8 @@ class Scheduler:
             self.store.check()  # a store that cannot write stops the run (it can be resumed)
             if not self.stopped:
                 budget = self.budget_reached()
-                if budget:
-                    self.stop(budget, RunStatus.FINISHED)
+                if budget is not None:
+                    self.stop(budget[1], budget[0])
                     self.by_budget = True
             if not self.stopped:
                 self._start_producing(tasks)
@@ -211,10 +213,10 @@ class Scheduler:
                     break
             if not tasks:
                 if self.state.archives and any(len(a) for a in self.state.archives.values()):
-                    self.stop(EXHAUSTED, RunStatus.FINISHED)
+                    self.stop(EXHAUSTED, StopReason.EXHAUSTED)
                 else:
                     self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)",
-                              RunStatus.FAILED)
+                              StopReason.NO_CORRECT_SEED)
                 continue
             self._collect(await tasks.next_finished(), untold)
 
@@ -285,7 +287,7 @@ class Scheduler:
                 if self.idle_produces >= self.max_idle_produces:
                     self.stop(f"the operators made nothing new in {self.idle_produces} tries in a row "
                               "(the template operator's space is exhausted; add an LLM with --model)",
-                              RunStatus.FINISHED)
+                              StopReason.IDLE_OPERATORS)
 
     def _evaluation_budget_full(self, evaluating: int) -> bool:
         limit = self.config.budget.evaluations
@@ -301,7 +303,7 @@ class Scheduler:
         if why is None:
             return
         if not self.config.offline_fallback:
-            self.stop(f"{LLM_FAILED}: {why}", RunStatus.FAILED)
+            self.stop(f"{LLM_FAILED}: {why}", StopReason.LLM_FAILED)
             return
         log.warning("%s; going on with the template operator (offline_fallback)", why)
         self.emitter.drop_llm_operators()

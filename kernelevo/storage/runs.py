@@ -15,7 +15,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session
 
-from kernelevo.records.run import RunInfo, RunStatus
+from kernelevo.records.run import RunInfo, RunStatus, StopReason
 from kernelevo.spec.settings import parse_settings
 from kernelevo.spec.spec import Spec
 from kernelevo.storage.database import as_utc, utcnow
@@ -125,7 +125,8 @@ def run_info(session: Session, row: RunRow) -> RunInfo:
     return RunInfo(
         id=row.id, spec_id=row.spec_id, spec_name=spec.name if spec else "?", status=status, config=row.config,
         owner=row.owner, created_at=as_utc(row.created_at), started_at=as_utc(row.started_at),
-        finished_at=as_utc(row.finished_at), stop_reason=row.stop_reason, stop_requested=row.stop_requested,
+        finished_at=as_utc(row.finished_at), stop_reason=row.stop_reason,
+        stop_kind=StopReason(row.stop_kind) if row.stop_kind else None, stop_requested=row.stop_requested,
         driver=row.driver, out_dir=row.out_dir, queue_position=position, hardware=row.hardware,
         interpreted=row.interpreted, evaluations=row.evaluations, correct=row.correct,
         best_speedup_eager=row.best_speedup_eager, best_speedup_compile=row.best_speedup_compile,
@@ -135,14 +136,18 @@ def run_info(session: Session, row: RunRow) -> RunInfo:
 
 
 def list_runs(session: Session, *, status: RunStatus | str | None = None, spec_id: int | None = None,
-              limit: int = 100, offset: int = 0) -> tuple[list[RunRow], int]:
+              stop_kind: StopReason | str | None = None, limit: int = 100,
+              offset: int = 0) -> tuple[list[RunRow], int]:
     """A page of the runs, newest first, and how many there are in all; ``status`` as :func:`status_of` tells
-    it (a run stored as running whose driver is gone is interrupted, as is one a second Ctrl-C stopped).
-    The one listing of runs: the CLI's ``runs`` and the API's ``GET /runs`` both read it."""
+    it (a run stored as running whose driver is gone is interrupted, as is one a second Ctrl-C stopped), and
+    ``stop_kind`` the kind of its last stop. The one listing of runs: the CLI's ``runs`` and the API's
+    ``GET /runs`` both read it."""
     status = RunStatus(status) if status is not None else None
     query = select(RunRow).order_by(RunRow.id.desc())
     if spec_id is not None:
         query = query.where(RunRow.spec_id == spec_id)
+    if stop_kind is not None:
+        query = query.where(RunRow.stop_kind == StopReason(stop_kind).value)
     leased = (RunStatus.RUNNING.value, RunStatus.INTERRUPTED.value)
     if status is not None and status.value not in leased:
         query = query.where(RunRow.status == status.value)
@@ -158,16 +163,18 @@ def list_runs(session: Session, *, status: RunStatus | str | None = None, spec_i
 def start_run(row: RunRow, *, driver: str, out_dir: str) -> None:
     """Its driver took the lease: running, nothing of its last end left."""
     row.status, row.stop_requested, row.stop_reason, row.finished_at = RunStatus.RUNNING.value, False, None, None
+    row.stop_kind = None
     row.started_at = row.started_at or utcnow()
     row.driver, row.out_dir = driver, out_dir
 
 
-def end_run(session: Session, run_id: int, owner: str, status: RunStatus, reason: str) -> None:
-    """Its driver ends it (finished, stopped, failed or interrupted) and lets the lease go; a driver that lost
-    the lease changes nothing."""
+def end_run(session: Session, run_id: int, owner: str, kind: StopReason, reason: str) -> None:
+    """Its driver ends it, for ``kind`` of stop (which leaves it finished, stopped, failed or interrupted),
+    ``reason`` saying why in a sentence, and lets the lease go; a driver that lost the lease changes nothing."""
     row = get_run(session, run_id, for_update=True)
     if row.lease_owner == owner:
-        row.status, row.stop_reason, row.finished_at = status.value, reason, utcnow()
+        row.status, row.finished_at = kind.status.value, utcnow()
+        row.stop_reason, row.stop_kind = reason, kind.value
         row.lease_owner, row.lease_expires_at = None, None
 
 
@@ -177,6 +184,7 @@ def stop_run(row: RunRow) -> None:
     status = status_of(row)
     if status == RunStatus.QUEUED:
         row.status, row.stop_reason = RunStatus.STOPPED.value, "stopped before it started"
+        row.stop_kind = StopReason.STOPPED_BEFORE_START.value
     elif status == RunStatus.RUNNING:
         row.stop_requested = True
 
@@ -185,16 +193,18 @@ def queue_again(row: RunRow) -> None:
     """A run that ended, queued to be resumed. A lease left on it (a driver paused past its lease shows the run
     as interrupted) is let go: that driver, continued, is fenced out, and the run waits for the driver that
     resumes it."""
-    row.status, row.stop_requested, row.stop_reason = RunStatus.QUEUED.value, False, None
+    row.status, row.stop_requested, row.stop_reason, row.stop_kind = RunStatus.QUEUED.value, False, None, None
     row.lease_owner, row.lease_expires_at = None, None
 
 
 def fail_unended_run(row: RunRow, reason: str) -> bool:
-    """A run whose driver's process ended without ending it (a crash before it took the lease, say): failed,
-    with ``reason``; False where it is running under a live driver or ended already."""
+    """A run whose driver's process ended without ending it (a crash before it took the lease, say): failed
+    (:attr:`StopReason.DRIVER_ENDED`), with ``reason``; False where it is running under a live driver or ended
+    already."""
     if RunStatus(row.status) not in (RunStatus.QUEUED, RunStatus.RUNNING) or status_of(row) == RunStatus.RUNNING:
         return False
     row.status, row.finished_at, row.stop_reason = RunStatus.FAILED.value, utcnow(), reason
+    row.stop_kind = StopReason.DRIVER_ENDED.value
     return True
 
 

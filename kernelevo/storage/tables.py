@@ -47,6 +47,7 @@ class RunRow(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     stop_reason: Mapped[str | None] = mapped_column(Text)
+    stop_kind: Mapped[str | None] = mapped_column(String(30))  # StopReason: why, as a kind (NULL while it runs)
     stop_requested: Mapped[bool] = mapped_column(Boolean, default=False)
     driver: Mapped[str | None] = mapped_column(String(200))  # "local pid 123", "ray job raysubmit_..."
     out_dir: Mapped[str | None] = mapped_column(Text)

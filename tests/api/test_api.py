@@ -89,6 +89,7 @@ def test_a_spec_submitted_over_http_becomes_a_run_that_streams_stops_and_resumes
         assert stopping.status_code == 200 and stopping.json()["stop_requested"]
         stopped = wait_for(client, run_id, {"stopped"})
         assert stopped["stop_reason"] == "stopped on request (the API)" and 3 <= stopped["evaluations"] < 40
+        assert stopped["stop_kind"] == "stopped_by_user"
         resumed = client.post(f"/api/runs/{run_id}/resume",
                               json={"config": {"budget": {"evaluations": stopped["evaluations"] + 2}}})
         assert resumed.status_code == 200 and resumed.json()["status"] in ("queued", "running")
@@ -132,6 +133,13 @@ def test_two_runs_on_one_slot_wait_in_a_visible_queue_and_both_finish(server: Se
             assert wait_for(client, run["id"], {"finished"})["evaluations"] == 3
         listed = client.get("/api/runs", params={"status": "finished", "limit": 1}).json()
         assert listed["limit"] == 1 and len(listed["items"]) == 1 and listed["total"] >= 2
+        # by the kind of their stop: both reached their evaluation budget, and neither stopped otherwise
+        by_budget = client.get("/api/runs", params={"stop_kind": "budget_evaluations"}).json()
+        assert {first["id"], second["id"]} <= {r["id"] for r in by_budget["items"]}
+        assert {r["stop_kind"] for r in by_budget["items"]} == {"budget_evaluations"}
+        assert not {first["id"], second["id"]} & {r["id"] for r in client.get(
+            "/api/runs", params={"stop_kind": "budget_time"}).json()["items"]}
+        assert client.get("/api/runs", params={"stop_kind": "bored"}).status_code == 422
 
 
 def test_the_pool_without_a_ray_cluster_is_an_empty_snapshot(quiet_server: Server) -> None:

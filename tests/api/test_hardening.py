@@ -161,7 +161,8 @@ def test_the_event_stream_ends_when_the_run_ends(quiet_server: Server, run: dict
         assert client.post(f"/api/runs/{queued_id}/stop").json()["status"] == "stopped"
         reader.join(timeout=10)
         assert not reader.is_alive() and seen[-2:] == ["event: end", 'data: {"status": "stopped", "stop_reason": '
-                                                                      '"stopped before it started"}']
+                                                                      '"stopped before it started", "stop_kind": '
+                                                                      '"stopped_before_start"}']
 
 
 def _stream(client: httpx.Client, run_id: int) -> list[str]:

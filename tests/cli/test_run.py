@@ -4,6 +4,7 @@ command in a subprocess and looks at its exit code, its stderr and what is on di
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -103,6 +104,16 @@ def test_a_read_only_database_is_listed_but_not_run(tmp_path: Path, a_database: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kernelevo.db"]
 
 
+def test_runs_are_listed_by_the_kind_of_their_stop(tmp_path: Path, a_database: Path) -> None:
+    shutil.copy(a_database, tmp_path / "kernelevo.db")  # one queued run: not stopped yet
+    listed = kernelevo(tmp_path, "runs", "--db", "kernelevo.db", "--stop-kind", "budget_time", "--json")
+    assert listed.returncode == 0 and json.loads(listed.stdout) == [], listed.stderr
+    listed = kernelevo(tmp_path, "runs", "--db", "kernelevo.db", "--json")
+    assert [r["stop_kind"] for r in json.loads(listed.stdout)] == [None], listed.stderr
+    line = one_line(kernelevo(tmp_path, "runs", "--db", "kernelevo.db", "--stop-kind", "bored"))
+    assert line.startswith("error: --stop-kind 'bored': not one of budget_evaluations, budget_time, "), line
+
+
 # -- bad arguments to a resumed run ----------------------------------------------------------------
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -187,11 +198,12 @@ def test_ctrl_c_twice_stops_at_once_and_leaves_the_run_to_resume(tmp_path: Path)
     assert err.count("stopped at once") == 1
     assert stop_s < 20, stop_s  # not the evaluation under way run to its end
     with sqlite3.connect(db) as connection:
-        status, reason, counted = connection.execute("SELECT status, stop_reason, evaluations FROM runs").fetchone()
+        status, reason, kind, counted = connection.execute(
+            "SELECT status, stop_reason, stop_kind, evaluations FROM runs").fetchone()
         kept = connection.execute("SELECT count(*) FROM evaluations").fetchone()[0]
         errors = connection.execute("SELECT count(*) FROM evaluations WHERE error IS NOT NULL"
                                     ).fetchone()[0]
-    assert status == "interrupted" and "Ctrl-C twice" in reason, (status, reason)
+    assert status == "interrupted" and "Ctrl-C twice" in reason and kind == "interrupted", (status, reason, kind)
     assert kept >= 1 and counted == kept and errors == 0  # the killed evaluations are not recorded as failures
     assert f"with its {kept} finished evaluations kept" in last
     listed = kernelevo(tmp_path, "runs", "--db", str(db), "--status", "interrupted", "--json")

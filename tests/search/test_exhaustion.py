@@ -9,6 +9,7 @@ from pathlib import Path
 from kernelevo.distributed.simulated import SimulatedPool
 from kernelevo.driver import start_search
 from kernelevo.evaluation import EvalOptions
+from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.search.scheduler import EXHAUSTED
 from kernelevo.search.used_up import DRY_AFTER
@@ -69,7 +70,7 @@ def test_a_used_up_space_ends_the_run_without_drawing_from_used_up_parents(tmp_p
     spec = read_spec(str(tmp_path / "spec.py"))
     config = RunConfig(budget=Budget(evaluations=500), workers=8, ray=False, evaluation=EvalOptions(device="cpu"))
     outcome = asyncio.run(start_search(db, spec, config, out=tmp_path / "run", pool=SimulatedPool(8, 0.01)))
-    assert outcome.reason == EXHAUSTED and outcome.status == "finished"
+    assert outcome.reason == EXHAUSTED and outcome.status == "finished" and outcome.kind == StopReason.EXHAUSTED
     stored = load_run(db, outcome.run_id)
     made = len(stored.candidates)
     # six warp counts with and without the hint, and their autotuned versions with every config's warps and

@@ -16,12 +16,14 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, insert, inspect, select
 
 from kernelevo.records.result import EvalResult, Floor, Roofline, Stage, Timing, floor_name
+from kernelevo.records.run import RunStatus, StopReason
 from kernelevo.storage import evaluations as stored
 from kernelevo.storage.database import MIGRATIONS, open_database
 from kernelevo.storage.runs import get_run, run_info
 from kernelevo.storage.tables import Base, EvaluationRow, RunRow
 
 VERSIONS = MIGRATIONS / "versions"
+HEAD = max(p.stem for p in VERSIONS.glob("0*.py"))[:4]  # the newest revision (each file is named by its number)
 
 
 def migration(name: str) -> Any:
@@ -112,7 +114,7 @@ def test_a_database_at_0001_upgrades_in_place_and_fills_in_the_floors(fresh_db_u
     db = open_database(fresh_db_url)  # at 0001: upgraded to the head
     try:
         with db.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_heads() == ("0002",)
+            assert MigrationContext.configure(connection).get_current_heads() == (HEAD,)
         columns = {c["name"]: c for c in inspect(db.engine).get_columns("evaluations")}
         assert columns["roofline_floor"]["nullable"] and columns["roofline_floor"]["type"].length == 10
         with db.session() as session:
@@ -143,6 +145,83 @@ def test_0002_downgrades_and_upgrades_again(fresh_db_url: str) -> None:
     open_database(fresh_db_url).dispose()  # and back to the head
     engine = create_engine(fresh_db_url)
     assert "best_roofline_floor" in {c["name"] for c in inspect(engine).get_columns("runs")}
+    engine.dispose()
+
+
+# sentences runs were stopped with, the status they were stored with, and the kind 0003 gives them
+OLD_STOPS = [
+    ("evaluation budget (200) reached", "finished", "budget_evaluations"),
+    ("time budget (0.5 min) reached", "finished", "budget_time"),
+    ("token budget (100000) reached", "finished", "budget_tokens"),
+    ("dollar budget ($2.5) reached", "finished", "budget_dollars"),
+    (None, "finished", None),  # (a sentence is needed)
+    ("the LLM failed: openai/gpt-4o-mini: AuthenticationError (3 tries)", "failed", "llm_failed"),
+    ("stopped on request (the API)", "stopped", "stopped_by_user"),
+    ("stopped by Ctrl-C", "stopped", "ctrl_c"),
+    ("stopped (SIGTERM)", "stopped", "sigterm"),
+    ("stopped before it started", "stopped", "stopped_before_start"),
+    ("the run's driver ended before finishing it (exit status 1: Traceback ...)", "failed", "driver_ended"),
+    ("RunSetupError: no GPU for target cuda", "failed", "driver_failed"),
+    ("LeaseLost", "failed", "driver_failed"),
+    ("RunSetupError: no GPU for target cuda", "stopped", None),  # an exception's name on a run that did not fail
+    ("budget reached", "finished", None),  # no kernelevo sentence: not guessed
+]
+
+
+def test_0003_classifies_the_sentences_the_code_writes() -> None:
+    """0003's copied sentences: those the scheduler, driver and storage write today get their kind."""
+    from kernelevo.driver import INTERRUPTED
+    from kernelevo.search.scheduler import EXHAUSTED, LLM_FAILED
+
+    kind_of = migration("0003_stop_kind").kind_of
+    assert {kind for _, kind in migration("0003_stop_kind").KINDS} <= {k.value for k in StopReason}
+    for sentence, kind in [(EXHAUSTED, StopReason.EXHAUSTED), (f"{LLM_FAILED}: no model", StopReason.LLM_FAILED),
+                           (INTERRUPTED, StopReason.INTERRUPTED),
+                           ("the operators made nothing new in 200 tries in a row (...)", StopReason.IDLE_OPERATORS),
+                           ("no correct kernel to vary: every seed was rejected (see the evaluations)",
+                            StopReason.NO_CORRECT_SEED),
+                           ("another driver took over this run's lease", StopReason.LEASE_LOST),
+                           *((s, StopReason(k)) for s, _, k in OLD_STOPS if k is not None)]:
+        assert kind_of(kind.status.value, sentence) == kind.value, sentence
+
+
+def test_a_database_at_0002_upgrades_and_classifies_the_stops(fresh_db_url: str) -> None:
+    database_at(fresh_db_url, "0002")
+    engine = create_engine(fresh_db_url)
+    old = MetaData()
+    old.reflect(engine)
+    assert "stop_kind" not in old.tables["runs"].c
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        spec_id = connection.execute(insert(old.tables["specs"]).values(
+            name="gelu", sha256="0" * 64, source="", settings={}, seeds=[], created_at=now)).inserted_primary_key[0]
+        run = {"spec_id": spec_id, "config": {}, "owner": "test", "created_at": now, "stop_requested": False,
+               "interpreted": False, "evaluations": 0, "correct": 0, "tokens": 0, "dollars": 0.0, "elapsed_s": 1.0}
+        run_ids = [connection.execute(insert(old.tables["runs"]).values(**run, status=status, stop_reason=sentence))
+                   .inserted_primary_key[0] for sentence, status, _ in OLD_STOPS]
+    engine.dispose()
+
+    db = open_database(fresh_db_url)  # at 0002: upgraded to the head
+    try:
+        columns = {c["name"]: c for c in inspect(db.engine).get_columns("runs")}
+        assert columns["stop_kind"]["nullable"]
+        with db.session() as session:
+            assert [session.get(RunRow, r).stop_kind for r in run_ids] == [k for _, _, k in OLD_STOPS]
+            info = run_info(session, get_run(session, run_ids[1]))
+            assert (info.status, info.stop_kind) == (RunStatus.FINISHED, StopReason.BUDGET_TIME)
+    finally:
+        db.dispose()
+
+
+def test_0003_downgrades(fresh_db_url: str) -> None:
+    open_database(fresh_db_url).dispose()
+    engine = create_engine(fresh_db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+    assert "stop_kind" not in {c["name"] for c in inspect(engine).get_columns("runs")}
     engine.dispose()
 
 

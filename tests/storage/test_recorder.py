@@ -356,7 +356,7 @@ def test_a_takeover_waits_for_a_commit_under_way_and_then_nothing_more_is_writte
 
 def test_a_driver_that_lost_its_lease_cannot_end_the_run(any_db, examples_dir: Path) -> None:
     """The driver in charge's status and lease stand: the stale one's end (failed, say) changes nothing."""
-    from kernelevo.records.run import RunStatus
+    from kernelevo.records.run import StopReason
     from kernelevo.storage.runs import end_run, lease_owner_name, start_run
 
     run_id = new_run(any_db, examples_dir)
@@ -367,15 +367,16 @@ def test_a_driver_that_lost_its_lease_cannot_end_the_run(any_db, examples_dir: P
         start_run(acquire_lease(session, run_id, first), driver="first", out_dir="out")
     _take_over(any_db, run_id, first, second)
     with any_db.session() as session:
-        end_run(session, run_id, first, RunStatus.FAILED, "LeaseLost")
+        end_run(session, run_id, first, StopReason.DRIVER_FAILED, "LeaseLost")
     with any_db.session() as session:
         row = session.get(RunRow, run_id)
         assert (row.status, row.stop_reason, row.lease_owner) == ("running", None, second)
     with any_db.session() as session:
-        end_run(session, run_id, second, RunStatus.FINISHED, "budget reached")
+        end_run(session, run_id, second, StopReason.BUDGET_EVALUATIONS, "budget reached")
     with any_db.session() as session:
         row = session.get(RunRow, run_id)
-        assert (row.status, row.stop_reason, row.lease_owner) == ("finished", "budget reached", None)
+        assert (row.status, row.stop_reason, row.stop_kind, row.lease_owner) == (
+            "finished", "budget reached", "budget_evaluations", None)
 
 
 def test_a_run_resumed_through_the_api_fences_out_its_paused_driver(any_db, examples_dir: Path) -> None:

@@ -33,7 +33,7 @@ from kernelevo.api.schemas import (
     RunResume,
 )
 from kernelevo.archive.descriptors import descriptor_set
-from kernelevo.records.run import RunInfo, RunStatus
+from kernelevo.records.run import RunInfo, RunStatus, StopReason
 from kernelevo.settings import Settings, data_dir
 from kernelevo.spec.names import path_under
 from kernelevo.storage import queries
@@ -108,8 +108,10 @@ def start_run(body: RunCreate, request: Request, session: SessionDep, who: Write
 
 @router.get("", response_model=RunPage, dependencies=[ReadDep])
 def list_runs(session: SessionDep, status: RunStatus | None = None, spec_id: OptionalId = None,
-              limit: int = LIMIT, offset: int = OFFSET) -> RunPage:
-    rows, total = storage_runs.list_runs(session, status=status, spec_id=spec_id, limit=limit, offset=offset)
+              stop_kind: StopReason | None = None, limit: int = LIMIT, offset: int = OFFSET) -> RunPage:
+    """The runs, newest first: of one status, spec, or kind of stop (``stop_kind``: ``budget_time``, say)."""
+    rows, total = storage_runs.list_runs(session, status=status, spec_id=spec_id, stop_kind=stop_kind, limit=limit,
+                                         offset=offset)
     return RunPage(items=[run_info(session, r) for r in rows], total=total, limit=limit, offset=offset)
 
 
@@ -270,7 +272,8 @@ async def stream_events(run_id: IdPath, request: Request, db: DatabaseDep,
                 yield f"event: status\ndata: {info.model_dump_json()}\n\n"
             if info.status in ENDED and len(found) < STREAM_BATCH:
                 yield "event: end\ndata: " + json.dumps({"status": info.status.value,
-                                                          "stop_reason": info.stop_reason}) + "\n\n"
+                                                          "stop_reason": info.stop_reason,
+                                                          "stop_kind": info.stop_kind}) + "\n\n"
                 return
             quiet = 0.0 if found else quiet + STREAM_POLL_S
             if quiet >= 15:
