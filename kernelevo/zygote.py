@@ -229,6 +229,10 @@ class ForkedSandbox(Sandbox):
         self._pidfd: int | None = None
         self._code: int | None = None
         self._reaped = False
+        # stop() kills from another thread while the calling thread may be waiting on the child's death: the
+        # pidfd is waited on, signalled and closed under this lock, so it is never closed twice (a second
+        # close could shut a descriptor the process has since reused) nor waited on once closed
+        self._pidfd_lock = threading.RLock()
 
     def start(self) -> None:
         """Fork the child (waiting for the zygote's own start first); SandboxFailure if the zygote cannot."""
@@ -256,7 +260,8 @@ class ForkedSandbox(Sandbox):
         return self._pid
 
     def alive(self) -> bool:
-        return self._pid is not None and not self._reaped and not self._exited(0.0)
+        with self._pidfd_lock:
+            return self._pid is not None and not self._reaped and not self._exited(0.0)
 
     def _exited(self, timeout_s: float) -> bool:
         if self._pidfd is None:
@@ -267,23 +272,25 @@ class ForkedSandbox(Sandbox):
     def _kill_process(self) -> bool:
         if self._pid is None:
             return False
-        if not self._reaped:  # a pid collected by the zygote may belong to another process by now
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self._pid, signal.SIGKILL)
+        with self._pidfd_lock:
+            if not self._reaped:  # a pid collected by the zygote may belong to another process by now
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self._pid, signal.SIGKILL)
+                if self._pidfd is not None:
+                    with contextlib.suppress(ProcessLookupError, OSError):
+                        signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+                self._exit_code(timeout_s=10)
             if self._pidfd is not None:
-                with contextlib.suppress(ProcessLookupError, OSError):
-                    signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
-            self._exit_code(timeout_s=10)
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
+                os.close(self._pidfd)
+                self._pidfd = None
         return True
 
     def _exit_code(self, timeout_s: float) -> int | None:
-        if self._reaped or self._pid is None:
+        with self._pidfd_lock:
+            if self._reaped or self._pid is None:
+                return self._code
+            if not self._exited(timeout_s):
+                return None
+            self._reaped = True
+            self._code = self.server.reap(self._pid)
             return self._code
-        if not self._exited(timeout_s):
-            return None
-        self._reaped = True
-        self._code = self.server.reap(self._pid)
-        return self._code
