@@ -148,7 +148,26 @@ def main() -> None:
     names = visible_gpus(args.device)
     modes = [(mode, workers(mode, args.device, names)) for mode in args.modes.split(",")]
     wanted = args.problems.split(",") if args.problems else None
-    runs = []
+    runs: list[dict[str, Any]] = []
+
+    def write(expected: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The verdicts checked across the modes run so far; the report written (after each mode: a command cut
+        short keeps what it measured)."""
+        wrong = {}
+        for key, want in expected.items():
+            got = {run["mode"]: run["verdicts"].get(key) for run in runs}
+            differs = len(set(got.values())) > 1
+            if (want["must"] is not None and any(v != want["must"] for v in got.values())) or differs:
+                wrong[key] = {"kernel": want["kind"], "expected": want["must"], "got": got}
+        if args.out:
+            report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                      "device": names[0] if names else "cpu interpreter (logical GPUs): NOT a GPU figure",
+                      "gpu_names": names, "gpus": len(names), "cpus": os.cpu_count(), "kernels": len(expected),
+                      "modes": [m for m, _ in modes], "expected": expected, "wrong_verdicts": wrong, "runs": runs}
+            Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+        return wrong
+
+    wrong: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kernelevo-batch-") as tmp:
         folder = Path(tmp)
         expected = build(folder, args.mutants, wanted, adversarial=not args.no_adversarial)
@@ -156,14 +175,10 @@ def main() -> None:
         for mode, actors in modes:
             run = run_batch(folder, mode, folder / f"{mode.replace(':', '-')}.jsonl", args.device, actors)
             runs.append(run)
+            wrong = write(expected)
             s = run["summary"]
             console.print(f"{mode}: {s['kernels_per_min']:.1f} kernels/min over {s['wall_s']:.0f} s, "
                           f"{s['correct']} of {s['kernels']} correct (exit {run['exit']})")
-    wrong = {}
-    for key, want in expected.items():
-        got = {run["mode"]: run["verdicts"].get(key) for run in runs}
-        if (want["must"] is not None and any(v != want["must"] for v in got.values())) or len(set(got.values())) > 1:
-            wrong[key] = {"kernel": want["kind"], "expected": want["must"], "got": got}
     table = Table(title="KernelBench-layout batch")
     for column in ("mode", "kernels", "correct", "kernels/min", "wall s", "geomean vs eager", "geomean vs compile",
                    "fast_1 eager"):
@@ -176,13 +191,6 @@ def main() -> None:
     console.print(table)
     console.print(f"verdicts: {len(expected) - len(wrong)} of {len(expected)} right"
                   + (f"; WRONG: {json.dumps(wrong, indent=1)}" if wrong else ""))
-    if args.out:
-        report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                  "device": names[0] if names else "cpu interpreter (logical GPUs): NOT a GPU figure",
-                  "gpu_names": names, "gpus": len(names), "cpus": os.cpu_count(), "kernels": len(expected),
-                  "expected": expected, "wrong_verdicts": wrong, "runs": runs}
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
-
 
 if __name__ == "__main__":
     main()

@@ -11,8 +11,9 @@
 #   fair_share  the shared pool's real judges on every GPU, two real template searches 1:1 then 3:1
 #   ray_gpu     the same search through Ray on 1 GPU, then on every GPU (scaling, in the time budget)
 #   batch       kernelevo eval --kernelbench on 1 GPU, then on every GPU (scaling, every verdict checked)
-# Lengths (environment): FS_SECONDS (36 s per fair-share scenario), RG_MINUTES (0.6 per search),
-# BATCH_MUTANTS (1 per seed), SR_EVALUATIONS (6 per run). Ray must be importable (GPU.md says how).
+# Lengths (environment): FS_SECONDS (33 s per fair-share scenario), RG_MINUTES (0.5 per search),
+# BATCH_MUTANTS (1 per seed), SR_EVALUATIONS (6 per run); POOL_SPEC, the spec of the shared-pool runs
+# (default examples/matmul_epilogue/spec.py). Ray must be importable (GPU.md says how).
 # DEVICE=cpu: a rehearsal without a GPU (gelu judged in Triton's interpreter on 2 logical GPUs; slow,
 # and no GPU figure). After a step that failed or overran, `ray stop --force` ends the Ray it left
 # (every Ray of the host: meant for the GPU hosts, where this is the only one; RAY_STOP=0 skips it).
@@ -26,8 +27,9 @@ shift
 STEPS=${*:-second_run fair_share ray_gpu batch}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PYTHON:-python3}
-FS_SECONDS=${FS_SECONDS:-36}
-RG_MINUTES=${RG_MINUTES:-0.6}
+FS_SECONDS=${FS_SECONDS:-33}
+RG_MINUTES=${RG_MINUTES:-0.5}
+POOL_SPEC=${POOL_SPEC:-examples/matmul_epilogue/spec.py}
 BATCH_MUTANTS=${BATCH_MUTANTS:-1}
 SR_EVALUATIONS=${SR_EVALUATIONS:-6}
 DEVICE=${DEVICE:-cuda}
@@ -37,7 +39,7 @@ if [ "$DEVICE" = cpu ]; then  # the rehearsal: small work, 2 logical GPUs
     EVERY=ray:2
     BATCH=(--device cpu --problems gelu --no-adversarial)
 else
-    SPEC=() SEARCH=() EVERY=ray:all BATCH=()
+    SPEC=(--spec "$POOL_SPEC") SEARCH=() EVERY=ray:all BATCH=()
 fi
 mkdir -p "$OUT_DIR"
 cd "$ROOT" || exit 2

@@ -84,16 +84,18 @@ def summarize(folder: Path) -> dict[str, Any]:
                      "-" if ratio is None else f"{ratio:.2f}x ({one['window_evals_per_min']:.1f} -> "
                      f"{every['window_evals_per_min']:.1f} per min)", None if ratio is None else ratio >= 1.9))
     batch = read(folder, "batch_kernelbench.json")
-    if batch is not None and len(batch["runs"]) >= 2:
+    if batch is not None and batch["runs"]:
         hardware["batch"] = ", ".join(batch.get("gpu_names") or []) or batch.get("device", "")
-        one, every = batch["runs"][0]["summary"], batch["runs"][-1]["summary"]
-        ratio = every["kernels_per_min"] / one["kernels_per_min"] if one["kernels_per_min"] else None
-        rows.append((f"batch scaling, {batch['runs'][-1]['mode']} vs {batch['runs'][0]['mode']}", ">= 1.9x",
-                     "-" if ratio is None else f"{ratio:.2f}x ({one['kernels_per_min']:.1f} -> "
-                     f"{every['kernels_per_min']:.1f} kernels per min)", None if ratio is None else ratio >= 1.9))
+        if len(batch["runs"]) >= 2:
+            one, every = batch["runs"][0]["summary"], batch["runs"][-1]["summary"]
+            ratio = every["kernels_per_min"] / one["kernels_per_min"] if one["kernels_per_min"] else None
+            rows.append((f"batch scaling, {batch['runs'][-1]['mode']} vs {batch['runs'][0]['mode']}", ">= 1.9x",
+                         "-" if ratio is None else f"{ratio:.2f}x ({one['kernels_per_min']:.1f} -> "
+                         f"{every['kernels_per_min']:.1f} kernels per min)", None if ratio is None else ratio >= 1.9))
         wrong = len(batch["wrong_verdicts"])
-        rows.append(("batch: every verdict unchanged and right", "0 wrong", f"{wrong} wrong of {batch['kernels']}",
-                     wrong == 0))
+        modes = ", ".join(run["mode"] for run in batch["runs"])
+        rows.append((f"batch: every verdict right and the same ({modes})", "0 wrong",
+                     f"{wrong} wrong of {batch['kernels']}", wrong == 0))
     return {"folder": str(folder), "hardware": hardware,
             "rows": [{"measure": m, "target": t, "got": g, "met": ok} for m, t, g, ok in rows]}
 

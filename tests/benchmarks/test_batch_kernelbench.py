@@ -40,7 +40,7 @@ def test_a_tiny_batch_on_the_cpu(tmp_path: Path) -> None:
     report = run_script("batch_kernelbench", "--device", "cpu", "--problems", "gelu", "--no-adversarial",
                         "--mutants", "0", "--modes", "ray:1", out=tmp_path / "batch.json")
     assert report["gpu_names"] == [] and "NOT a GPU figure" in report["device"]
-    assert report["kernels"] == 2 and report["wrong_verdicts"] == {}
+    assert report["kernels"] == 2 and report["wrong_verdicts"] == {} and report["modes"] == ["ray:1"]
     (run,) = report["runs"]
     assert run["mode"] == "ray:1" and run["actors"] == 1 and run["exit"] == 0
     assert run["summary"]["kernels"] == 2 and run["summary"]["correct"] == 2 and run["summary"]["kernels_per_min"] > 0

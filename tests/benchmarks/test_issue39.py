@@ -22,6 +22,7 @@ def fair_row(weights: list[float], evaluations: list[int], vs_alone: float) -> d
 
 
 def test_summary_against_the_targets(tmp_path: Path) -> None:
+    assert load("issue39_summary").summarize(tmp_path)["rows"] == []  # no report yet: nothing to say
     write(tmp_path, "fair_share.json", {"hardware": "2 x NVIDIA H100 80GB HBM3", "settings": {"window": 15},
                                         "rows": [fair_row([1.0], [40], 1.0), fair_row([1.0, 1.0], [21, 19], 0.97),
                                                  fair_row([3.0, 1.0], [25, 15], 0.90)]})
@@ -31,7 +32,9 @@ def test_summary_against_the_targets(tmp_path: Path) -> None:
         "second": {"first_began_s": 0.4, "first_result_s": 2.5, "judge_starts": 0, "baselines_s": 0.0}})
     write(tmp_path, "ray_gpu.json", {"hardware": "NVIDIA H100 80GB HBM3, NVIDIA H100 80GB HBM3", "rows": [
         {"gpus": 1, "window_evals_per_min": 20.0}, {"gpus": 2, "window_evals_per_min": 39.0}]})
-    # the batch's report is missing (its step failed): left out, the rest still summed up
+    # the batch was cut after its first mode: its verdicts are checked, its scaling left out
+    write(tmp_path, "batch_kernelbench.json", {"gpu_names": ["NVIDIA H100 80GB HBM3"] * 2, "kernels": 51,
+                                               "wrong_verdicts": {}, "runs": [{"mode": "ray:1", "summary": {}}]})
     summary = load("issue39_summary").summarize(tmp_path)
     met = {row["measure"]: row["met"] for row in summary["rows"]}
     assert met == {
@@ -42,6 +45,7 @@ def test_summary_against_the_targets(tmp_path: Path) -> None:
         "second run: evaluating after (s from its start)": True,
         "second run: judge starts / baselines paid again": True,
         "search scaling, 2 GPUs vs 1 (in budget)": True,
+        "batch: every verdict right and the same (ray:1)": True,
     }
     assert summary["hardware"]["fair_share"] == "2 x NVIDIA H100 80GB HBM3"
 
