@@ -58,7 +58,6 @@ from kernelevo.records.candidate import Candidate  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 
 OPTIONS = EvalOptions(device="cpu", static_checks=False)
-SCENARIOS = ([1.0], [1.0, 1.0], [3.0, 1.0])
 DEFAULTS = {  # (simulated, real): a real evaluation takes seconds, and each run's seeds come first
     "seconds": (40.0, 45.0), "warmup": (2.0, 8.0), "window": (19.0, 15.0)}
 
@@ -129,7 +128,8 @@ async def real_scenario(weights: list[float], args: argparse.Namespace, spec: Sp
         if handle is not None:
             snapshot.update(json.loads((await handle.snapshot.remote()).model_dump_json()))
 
-    runs, begin = await pool_runs.run_together(spec, configs, args.seconds, tag=tag, before_stop=take_snapshot)
+    runs, begin = await pool_runs.run_together(spec, configs, args.seconds, tag=tag, before_stop=take_snapshot,
+                                               backlog=args.backlog)
     settled, end = begin + args.warmup, begin + args.seconds
     counted = [[e for e in r.judged() if settled <= e.finished_at <= end] for r in runs]
     evaluations = [len(c) for c in counted]
@@ -163,7 +163,7 @@ def run_simulated(args: argparse.Namespace) -> list[dict[str, Any]]:
 
     ray.init(**local_options(args.gpus))
     rows = []
-    for weights in SCENARIOS:
+    for weights in args.scenarios:
         rows.append(asyncio.run(scenario(weights, args, Sleeper)))
         stop_shared_pool()  # each scenario on a pool of its own
         time.sleep(2)
@@ -177,7 +177,7 @@ def run_real(args: argparse.Namespace, hardware: pool_runs.Hardware) -> list[dic
 
     async def all_scenarios() -> list[dict[str, Any]]:
         rows = []
-        for n, weights in enumerate(SCENARIOS):
+        for n, weights in enumerate(args.scenarios):
             rows.append(await real_scenario(weights, args, spec, hardware, tag=f"s{n}-"))
         return rows
 
@@ -203,9 +203,15 @@ def main() -> None:
                         help="seconds left out at each scenario's start (default 2; real 8)")
     parser.add_argument("--window", type=float, default=None, help="seconds per share window (default 19; real 15)")
     parser.add_argument("--in-flight", type=int, default=6, help="simulated: candidates each run keeps going at once")
+    parser.add_argument("--scenarios", default="1,1:1,3:1",
+                        help="the runs' weights per scenario; the first is the throughput reference (one run alone)")
+    parser.add_argument("--backlog", type=float, default=1.0,
+                        help="real: an experiment, not the service's behaviour: each run may send this many times "
+                             "the pool's slots to the pool at once (the loop sends at most the pool's slots)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     real = args.judges == "real"
+    args.scenarios = [[float(w) for w in s.split(":")] for s in args.scenarios.split(",")]
     for name, values in DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, values[real])

@@ -11,6 +11,9 @@
 #   fair_share  the shared pool's real judges on every GPU, two real template searches 1:1 then 3:1
 #   ray_gpu     the same search through Ray on 1 GPU, then on every GPU (scaling, in the time budget)
 #   batch       kernelevo eval --kernelbench on 1 GPU, then on every GPU (scaling, every verdict checked)
+# and, only when named: fair_share_backlog (about 2 minutes), the experiment of runs that each send up to
+# twice the pool's slots (benchmarks/pool_runs.py: a run's loop sends at most the pool's slots, so a run
+# weighted 3 never has a candidate waiting when a slot frees; on 2 CPU judges 3:1 came out 50:50).
 # Lengths (environment): FS_SECONDS (33 s per fair-share scenario), RG_MINUTES (0.5 per search),
 # BATCH_MUTANTS (1 per seed), SR_EVALUATIONS (6 per run); POOL_SPEC, the spec of the shared-pool runs
 # (default examples/matmul_epilogue/spec.py). Ray must be importable (GPU.md says how).
@@ -19,7 +22,7 @@
 # (every Ray of the host: meant for the GPU hosts, where this is the only one; RAY_STOP=0 skips it).
 set -u
 if [ $# -lt 1 ]; then
-    echo "usage: $0 OUT_FOLDER [second_run] [fair_share] [ray_gpu] [batch]" >&2
+    echo "usage: $0 OUT_FOLDER [second_run] [fair_share] [ray_gpu] [batch] [fair_share_backlog]" >&2
     exit 2
 fi
 OUT_DIR=$1
@@ -88,8 +91,12 @@ for name in $STEPS; do
         batch)
             step batch 200 "$PY" benchmarks/batch_kernelbench.py "${BATCH[@]}" --modes "ray:1,$EVERY" \
                 --mutants "$BATCH_MUTANTS" --out "$OUT_DIR/batch_kernelbench.json" ;;
+        fair_share_backlog)
+            step fair_share_backlog 150 "$PY" benchmarks/fair_share.py --judges real "${SPEC[@]}" \
+                --seconds "$FS_SECONDS" --warmup 6 --window 15 --scenarios 1,3:1 --backlog 2 \
+                --out "$OUT_DIR/fair_share_backlog.json" ;;
         *)
-            echo "unknown step $name (second_run, fair_share, ray_gpu, batch)" >&2 ;;
+            echo "unknown step $name (second_run, fair_share, ray_gpu, batch, fair_share_backlog)" >&2 ;;
     esac
 done
 "$PY" benchmarks/issue39_summary.py "$OUT_DIR"

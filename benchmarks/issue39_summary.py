@@ -1,7 +1,8 @@
 """Issue 39's figures from the reports ``issue39_gpu.sh`` wrote into one folder, against the issue's targets.
 
 Reads ``fair_share.json``, ``second_run.json``, ``ray_gpu.json`` and ``batch_kernelbench.json``
-(any may be missing: that step failed or was not run), prints one table and writes
+(any may be missing: that step failed or was not run), and ``fair_share_backlog.json`` (the
+experiment of runs that send more than the pool's slots, where it was run), prints one table and writes
 ``summary.json`` beside them. Scaling is the last configuration (every GPU) over the first
 (one GPU): within the time budget for the search, kernels per minute for the batch.
 
@@ -32,7 +33,7 @@ def pct(x: float | None) -> str:
     return "-" if x is None else f"{x:.1%}"
 
 
-def fair_share_rows(report: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
+def fair_share_rows(report: dict[str, Any], label: str = "fair share") -> list[tuple[str, str, str, bool | None]]:
     """Met: run 1's share of the evaluations over the whole measured span (shorter than the issue's 2-minute
     window); its share of the evaluator-seconds and the worst of the shorter windows are shown beside it."""
     rows: list[tuple[str, str, str, bool | None]] = []
@@ -47,11 +48,11 @@ def fair_share_rows(report: dict[str, Any]) -> list[tuple[str, str, str, bool | 
         worst = [w for w in (r.get("worst_window_error"), r.get("worst_window_seconds_error")) if w is not None]
         if worst:
             got += f"; worst {report['settings']['window']:g} s window +-{pct(max(worst))}"
-        rows.append((f"fair share {weights}: run 1's share", f"{expected:.0%} +- 10%", got,
+        rows.append((f"{label} {weights}: run 1's share", f"{expected:.0%} +- 10%", got,
                      abs(share - expected) <= 0.10 if sum(r["evaluations"]) else None))
         vs = r.get("throughput_vs_alone")
         extra = f" (evaluator-s {pct(r['evaluator_s_vs_alone'])})" if r.get("evaluator_s_vs_alone") is not None else ""
-        rows.append((f"fair share {weights}: throughput vs one run alone", ">= 95%", pct(vs) + extra,
+        rows.append((f"{label} {weights}: throughput vs one run alone", ">= 95%", pct(vs) + extra,
                      None if vs is None else vs >= 0.95))
     return rows
 
@@ -63,6 +64,10 @@ def summarize(folder: Path) -> dict[str, Any]:
     if fair is not None:
         hardware["fair_share"] = fair.get("hardware", "")
         rows += fair_share_rows(fair)
+    experiment = read(folder, "fair_share_backlog.json")
+    if experiment is not None:
+        backlog = experiment["settings"].get("backlog")
+        rows += fair_share_rows(experiment, f"EXPERIMENT, runs sending {backlog:g}x the pool's slots: fair share")
     second = read(folder, "second_run.json")
     if second is not None:
         hardware["second_run"] = second.get("hardware", "")

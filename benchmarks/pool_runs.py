@@ -92,7 +92,7 @@ class Traced:
 
     run_id: int
     weight: float
-    started: float  # time.time() when the run was created and its driver called
+    started: float  # time.time() when the run was created (in its database) to be driven at once
     searching: float | None = None  # time.time() when its loop started (pool joined, seeds added)
     ended: float | None = None
     loop: Scheduler | None = None
@@ -119,20 +119,28 @@ class Traced:
             self.pool.abort()
 
 
-async def drive(spec: Spec, config: RunConfig, folder: Path, *, name: str | None = None) -> Traced:
+async def drive(spec: Spec, config: RunConfig, folder: Path, *, name: str | None = None,
+                backlog: float = 1.0) -> Traced:
     """Create a run of ``spec`` (a database of its own under ``folder``) and start driving it; the returned
     :class:`Traced` fills in as it goes, and its ``task`` ends with the run. ``name``: the run's name in the
-    shared pool (each database numbers its runs from 1: runs of several must be told apart)."""
+    shared pool (each database numbers its runs from 1: runs of several must be told apart).
+
+    ``backlog``: an experiment, not what the service does. A run's loop sends at most the pool's capacity
+    (every slot of every actor) to the pool at once; with ``backlog`` 2 it sends up to twice that, so it
+    keeps candidates queued in the pool while its others are judged."""
     folder.mkdir(parents=True, exist_ok=True)
-    db = open_database(f"sqlite:///{folder}/kernelevo.db")
+    db = open_database(f"sqlite:///{folder}/kernelevo.db")  # the service's database exists before its runs
+    started = time.time()
     run_id = new_run(db, spec, config, owner="benchmark", out=folder / "out")
-    traced = Traced(run_id=run_id, weight=config.weight, started=time.time())
+    traced = Traced(run_id=run_id, weight=config.weight, started=started)
     traced.pool = make_pool(spec, config, run_id=run_id)
     if name is not None:
         traced.pool.run_id = name
 
     def on_start(loop: Scheduler) -> None:
         traced.loop, traced.searching = loop, time.time()
+        if backlog != 1.0:  # the loop reads the pool's capacity before each hand-over
+            traced.pool.capacity = max(1, round(traced.pool.capacity * backlog))
         traced.began.set()
 
     async def go() -> None:
@@ -148,12 +156,13 @@ async def drive(spec: Spec, config: RunConfig, folder: Path, *, name: str | None
 
 
 async def run_together(spec: Spec, configs: list[RunConfig], seconds: float, *, tag: str = "run",
-                       before_stop: Any = None) -> tuple[list[Traced], float]:
+                       before_stop: Any = None, backlog: float = 1.0) -> tuple[list[Traced], float]:
     """Start one run per config at once, let them search ``seconds`` after the last one began, stop them all
     together; the runs and the wall time the last one began. Each joins the pool as ``{tag}{i}``;
     ``before_stop()`` (a coroutine: the pool's snapshot, say) is awaited just before they are stopped."""
     with tempfile.TemporaryDirectory(prefix="kernelevo-pool-bench-") as tmp:
-        runs = [await drive(spec, config, Path(tmp) / f"run{i}", name=f"{tag}{i}") for i, config in enumerate(configs)]
+        runs = [await drive(spec, config, Path(tmp) / f"run{i}", name=f"{tag}{i}", backlog=backlog)
+                for i, config in enumerate(configs)]
         await asyncio.gather(*(r.began.wait() for r in runs))
         failed = [r for r in runs if r.loop is None]
         if failed:
