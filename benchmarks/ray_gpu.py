@@ -54,6 +54,7 @@ from kernelevo.distributed.pool import stopped_result  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.result import ErrorKind, EvalResult  # noqa: E402
+from kernelevo.records.run import RunStatus  # noqa: E402
 from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.scheduler import Scheduler  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
@@ -118,6 +119,14 @@ def stopped_in_flight(result: EvalResult) -> bool:
     return result.error == ErrorKind.EVALUATOR_ERROR and result.message == stopped_result().message
 
 
+def cut_tail(loop: Scheduler) -> None:
+    """Stop the evaluations under way now, and judge no seed still waiting (the loop judges the seeds a budget
+    stopped it before, on actors this kills: it would wait for them for ever)."""
+    loop.stop("the benchmark's tail limit", RunStatus.FINISHED)
+    loop.by_budget = False
+    loop.pool.abort()
+
+
 def measure(example: str, mode: str, gpus: int, minutes: float, sampler: UtilizationSampler,
             evaluation: EvalOptions, tail_limit_s: float | None = None) -> dict[str, Any]:
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
@@ -128,7 +137,7 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
     def on_start(loop: Scheduler) -> None:
         window["start"], window["wall_start"] = loop.started, time.time()
         if tail_limit_s is not None:  # the evaluations still under way that long after the budget are stopped
-            asyncio.get_running_loop().call_later(minutes * 60 + tail_limit_s, loop.pool.abort)
+            asyncio.get_running_loop().call_later(minutes * 60 + tail_limit_s, cut_tail, loop)
 
     with tempfile.TemporaryDirectory() as out:
         db = open_database(f"sqlite:///{out}/kernelevo.db")
