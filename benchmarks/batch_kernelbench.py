@@ -12,6 +12,11 @@ seed correct, each adversarial kernel rejected for its named reason, and every v
 the same in every mode.
 
     python benchmarks/batch_kernelbench.py --modes local --out benchmarks/results/batch_kernelbench-h100.json
+    python benchmarks/batch_kernelbench.py --modes ray:1,ray:all --mutants 2   # one GPU, then every GPU
+
+``ray:all`` is every GPU torch sees; a count above that is refused (a local Ray would give the
+extra actors GPU ids that do not exist). ``--device cpu`` judges in Triton's interpreter (with
+``--problems gelu --no-adversarial``: a check that the script runs, not a GPU figure).
 """
 
 from __future__ import annotations
@@ -55,8 +60,10 @@ def adversarial_cases() -> list[Any]:
             and not c.bug and c.spec == module.GELU_SPEC]
 
 
-def build(folder: Path, mutants_per_seed: int) -> dict[str, dict[str, Any]]:
-    """Write the layout under ``folder``; return each kernel's key and what its verdict must be."""
+def build(folder: Path, mutants_per_seed: int, problems_wanted: list[str] | None = None,
+          adversarial: bool = True) -> dict[str, dict[str, Any]]:
+    """Write the layout under ``folder`` (the examples in ``problems_wanted``, default all; the adversarial kernels
+    only with ``adversarial``); return each kernel's key and what its verdict must be."""
     problems, kernels = folder / "KernelBench" / "level1", folder / "generations"
     problems.mkdir(parents=True)
     kernels.mkdir()
@@ -68,21 +75,47 @@ def build(folder: Path, mutants_per_seed: int) -> dict[str, dict[str, Any]]:
         expected[f"level1/problem{pid}/sample{sample}"] = {"kind": kind, "must": must}
 
     for pid, name, example in PROBLEMS:
+        if problems_wanted is not None and example not in problems_wanted:
+            continue
         spec_path = ROOT / "examples" / example / "spec.py"
         shutil.copy(spec_path, problems / f"{pid}_{name}.py")
         for _, seed in read_spec(str(spec_path)).seed_sources():
             add(pid, seed, "seed", "correct")
             for mutant in mutants(seed, mutants_per_seed + 1, seed=pid)[1:]:
                 add(pid, mutant, "mutant", None)
-    for case in adversarial_cases():
-        add(1, case.source(), f"adversarial:{case.name}", case.expected.value)
+    for case in adversarial_cases() if adversarial else []:  # they run against the GELU problem (id 1)
+        if problems_wanted is None or "gelu" in problems_wanted:
+            add(1, case.source(), f"adversarial:{case.name}", case.expected.value)
     return expected
 
 
-def run_batch(folder: Path, mode: str, out: Path) -> dict[str, Any]:
+def visible_gpus(device: str) -> list[str]:
+    """The names of the GPUs torch sees (none with --device cpu)."""
+    if device == "cpu":
+        return []
+    import torch
+
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+
+
+def workers(mode: str, device: str, names: list[str]) -> str | None:
+    """``ray:N``'s actor count (``ray:all``: every GPU torch sees, one logical GPU on the CPU); None for local."""
+    if mode == "local":
+        return None
+    kind, _, count = mode.partition(":")
+    if kind != "ray" or not (count == "all" or count.isdigit()):
+        raise SystemExit(f"--modes: {mode!r} is not local, ray:N or ray:all")
+    if count == "all":
+        return str(len(names) or 1)
+    if device != "cpu" and int(count) > len(names):
+        raise SystemExit(f"--modes {mode}: torch sees {len(names)} GPU(s) here")
+    return count
+
+
+def run_batch(folder: Path, mode: str, out: Path, device: str, actors: str | None) -> dict[str, Any]:
     command = [sys.executable, "-m", "kernelevo.cli", "eval", "--kernelbench", str(folder / "KernelBench"),
-               str(folder / "generations"), "--out", str(out)]
-    command += ["--no-ray"] if mode == "local" else ["--workers", mode.split(":")[1]]
+               str(folder / "generations"), "--out", str(out), "--device", device]
+    command += ["--no-ray"] if actors is None else ["--workers", actors]
     with tempfile.TemporaryDirectory(prefix="kernelevo-cache-") as cache:
         env = {**os.environ, "KERNELEVO_CACHE_DIR": cache,
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -94,33 +127,58 @@ def run_batch(folder: Path, mode: str, out: Path) -> dict[str, Any]:
     for line in out.read_text().splitlines():
         record = json.loads(line)
         verdicts[record["key"]] = "correct" if record["result"]["correct"] else record["result"]["error"]
-    return {"mode": mode, "exit": done.returncode, "command_wall_s": wall, "summary": summary,
+    return {"mode": mode, "actors": None if actors is None else int(actors), "exit": done.returncode,
+            "command_wall_s": wall, "summary": summary,
             "verdicts": verdicts, "log_tail": (done.stdout + done.stderr)[-3000:]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modes", default="local", help="comma-separated: local, ray:1, ray:2")
+    parser.add_argument("--modes", default="local", help="comma-separated: local, ray:N (N GPUs), ray:all")
     parser.add_argument("--mutants", type=int, default=3, help="template mutants per seed")
+    parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
+                        help="cpu: Triton's interpreter on logical GPUs (checks the script, measures no GPU)")
+    parser.add_argument("--problems", default=None,
+                        help="comma-separated examples to lay out (default all: " + ",".join(p[2] for p in PROBLEMS)
+                             + ")")
+    parser.add_argument("--no-adversarial", action="store_true", help="leave the adversarial kernels out")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     console = Console()
-    runs = []
+    names = visible_gpus(args.device)
+    modes = [(mode, workers(mode, args.device, names)) for mode in args.modes.split(",")]
+    wanted = args.problems.split(",") if args.problems else None
+    runs: list[dict[str, Any]] = []
+
+    def write(expected: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The verdicts checked across the modes run so far; the report written (after each mode: a command cut
+        short keeps what it measured)."""
+        wrong = {}
+        for key, want in expected.items():
+            got = {run["mode"]: run["verdicts"].get(key) for run in runs}
+            differs = len(set(got.values())) > 1
+            if (want["must"] is not None and any(v != want["must"] for v in got.values())) or differs:
+                wrong[key] = {"kernel": want["kind"], "expected": want["must"], "got": got}
+        if args.out:
+            report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                      "device": names[0] if names else "cpu interpreter (logical GPUs): NOT a GPU figure",
+                      "gpu_names": names, "gpus": len(names), "cpus": os.cpu_count(), "kernels": len(expected),
+                      "modes": [m for m, _ in modes], "expected": expected, "wrong_verdicts": wrong, "runs": runs}
+            Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+        return wrong
+
+    wrong: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="kernelevo-batch-") as tmp:
         folder = Path(tmp)
-        expected = build(folder, args.mutants)
-        console.print(f"{len(expected)} kernels over {len(PROBLEMS)} problems")
-        for mode in args.modes.split(","):
-            run = run_batch(folder, mode, folder / f"{mode.replace(':', '-')}.jsonl")
+        expected = build(folder, args.mutants, wanted, adversarial=not args.no_adversarial)
+        console.print(f"{len(expected)} kernels over {len(wanted or PROBLEMS)} problems")
+        for mode, actors in modes:
+            run = run_batch(folder, mode, folder / f"{mode.replace(':', '-')}.jsonl", args.device, actors)
             runs.append(run)
+            wrong = write(expected)
             s = run["summary"]
             console.print(f"{mode}: {s['kernels_per_min']:.1f} kernels/min over {s['wall_s']:.0f} s, "
                           f"{s['correct']} of {s['kernels']} correct (exit {run['exit']})")
-    wrong = {}
-    for key, want in expected.items():
-        got = {run["mode"]: run["verdicts"].get(key) for run in runs}
-        if (want["must"] is not None and any(v != want["must"] for v in got.values())) or len(set(got.values())) > 1:
-            wrong[key] = {"kernel": want["kind"], "expected": want["must"], "got": got}
     table = Table(title="KernelBench-layout batch")
     for column in ("mode", "kernels", "correct", "kernels/min", "wall s", "geomean vs eager", "geomean vs compile",
                    "fast_1 eager"):
@@ -133,15 +191,6 @@ def main() -> None:
     console.print(table)
     console.print(f"verdicts: {len(expected) - len(wrong)} of {len(expected)} right"
                   + (f"; WRONG: {json.dumps(wrong, indent=1)}" if wrong else ""))
-    if args.out:
-        import torch
-
-        report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                  "device": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
-                  "gpus": torch.cuda.device_count(), "cpus": os.cpu_count(), "kernels": len(expected),
-                  "expected": expected, "wrong_verdicts": wrong, "runs": runs}
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
-
 
 if __name__ == "__main__":
     main()

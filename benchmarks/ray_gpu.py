@@ -17,6 +17,14 @@ operator only, so no LLM is involved) and reports:
 
     python benchmarks/ray_gpu.py --example matmul_epilogue --minutes 2 --runs local:1,ray:1 \
         --out benchmarks/results/ray_gpu-h200.json
+    python benchmarks/ray_gpu.py --runs ray:1,ray:all --minutes 0.75 --tail-limit 15   # 1 GPU, then every GPU
+
+``ray:all`` is every GPU torch sees; a count above that is refused (a local Ray would give the
+extra actors GPU ids that do not exist). ``--tail-limit S`` ends a configuration S seconds after
+its budget: the evaluations still under way are stopped (counted in ``stopped_in_flight``,
+left out of every other figure), so one slow compile cannot hold a short command for
+minutes. ``--device cpu`` judges in Triton's interpreter (logical GPUs: a check that the
+script runs, not a GPU figure).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,8 +50,11 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from kernelevo.distributed.pool import stopped_result  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
+from kernelevo.records.result import ErrorKind, EvalResult  # noqa: E402
+from kernelevo.records.run import RunStatus  # noqa: E402
 from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.scheduler import Scheduler  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
@@ -54,6 +66,9 @@ class UtilizationSampler:
 
     def __init__(self) -> None:
         self.samples: list[tuple[float, int, float]] = []
+        self._proc: subprocess.Popen[str] | None = None
+        if shutil.which("nvidia-smi") is None:  # no GPU here (--device cpu): no utilization to report
+            return
         self._proc = subprocess.Popen(
             ["nvidia-smi", "--query-gpu=index,utilization.gpu", "--format=csv,noheader,nounits", "-lms", "250"],
             stdout=subprocess.PIPE, text=True)
@@ -61,7 +76,7 @@ class UtilizationSampler:
         self._thread.start()
 
     def _read(self) -> None:
-        assert self._proc.stdout is not None
+        assert self._proc is not None and self._proc.stdout is not None
         for line in self._proc.stdout:
             parts = [p.strip() for p in line.split(",")]
             if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
@@ -72,15 +87,48 @@ class UtilizationSampler:
         return statistics.fmean(values) / 100 if values else None
 
     def stop(self) -> None:
-        self._proc.terminate()
+        if self._proc is not None:
+            self._proc.terminate()
 
 
 def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
+def visible_gpus(device: str) -> list[str]:
+    """The names of the GPUs torch sees (none with --device cpu)."""
+    if device == "cpu":
+        return []
+    import torch
+
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+
+
+def gpu_count(text: str, device: str, names: list[str]) -> int:
+    """A configuration's GPU count: a number, or ``all`` (every GPU torch sees; on the CPU, one logical GPU)."""
+    if text == "all":
+        return len(names) or 1
+    count = int(text)
+    if device != "cpu" and count > len(names):
+        raise SystemExit(f"{count} GPUs asked for, but torch sees {len(names)} here")
+    return count
+
+
+def stopped_in_flight(result: EvalResult) -> bool:
+    """An evaluation under way that --tail-limit stopped (never judged)."""
+    return result.error == ErrorKind.EVALUATOR_ERROR and result.message == stopped_result().message
+
+
+def cut_tail(loop: Scheduler) -> None:
+    """Stop the evaluations under way now, and judge no seed still waiting (the loop judges the seeds a budget
+    stopped it before, on actors this kills: it would wait for them for ever)."""
+    loop.stop("the benchmark's tail limit", RunStatus.FINISHED)
+    loop.by_budget = False
+    loop.pool.abort()
+
+
 def measure(example: str, mode: str, gpus: int, minutes: float, sampler: UtilizationSampler,
-            evaluation: EvalOptions) -> dict[str, Any]:
+            evaluation: EvalOptions, tail_limit_s: float | None = None) -> dict[str, Any]:
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))
     config = RunConfig(budget=Budget(evaluations=None, minutes=minutes), workers=gpus, ray=mode == "ray",
                        evaluation=evaluation)
@@ -88,6 +136,8 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
 
     def on_start(loop: Scheduler) -> None:
         window["start"], window["wall_start"] = loop.started, time.time()
+        if tail_limit_s is not None:  # the evaluations still under way that long after the budget are stopped
+            asyncio.get_running_loop().call_later(minutes * 60 + tail_limit_s, cut_tail, loop)
 
     with tempfile.TemporaryDirectory() as out:
         db = open_database(f"sqlite:///{out}/kernelevo.db")
@@ -98,7 +148,8 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
 
         ray.shutdown()
     search_s = outcome.loop.elapsed_s()
-    evaluated = [e for v in outcome.state.evaluations.values() for e in v]
+    every = [e for v in outcome.state.evaluations.values() for e in v]
+    evaluated = [e for e in every if not stopped_in_flight(e.result)]
     results = [e.result for e in evaluated]
     # steady state: what finished within the time budget (the run then waits for the evaluations in flight)
     budget_s = minutes * 60
@@ -109,7 +160,8 @@ def measure(example: str, mode: str, gpus: int, minutes: float, sampler: Utiliza
     best = outcome.state.best(outcome.state.hardware_types()[0]) if outcome.state.hardware_types() else None
     best_result = outcome.state.result_of(best[1].id, outcome.state.hardware_types()[0]) if best else None
     return {
-        "example": example, "mode": mode, "gpus": gpus, "search_s": search_s, "stopped": outcome.reason,
+        "example": example, "mode": mode, "gpus": gpus, "device": evaluation.device, "search_s": search_s,
+        "stopped": outcome.reason, "tail_limit_s": tail_limit_s, "stopped_in_flight": len(every) - len(evaluated),
         "precompile_ahead": evaluation.ahead(), "precompile_threads": evaluation.compile_threads(),
         "evaluations": len(results), "judged": len(judged), "correct": sum(r.ok for r in results),
         "evals_per_min": len(results) / search_s * 60,
@@ -136,27 +188,38 @@ def main() -> None:
     parser.add_argument("--example", default="matmul_epilogue")  # its template space does not run dry
     parser.add_argument("--minutes", type=float, default=3.0, help="search time per configuration")
     parser.add_argument("--runs", default="local:1,ray:1",
-                        help="MODE:GPUS[:AHEADxTHREADS],... with MODE local or ray; AHEADxTHREADS sets how many "
-                             "candidates compile ahead, in how many threads each (default: sized from the cores)")
+                        help="MODE:GPUS[:AHEADxTHREADS],... with MODE local or ray and GPUS a number or all; "
+                             "AHEADxTHREADS sets how many candidates compile ahead, in how many threads each "
+                             "(default: sized from the cores)")
     parser.add_argument("--warmup", type=float, default=0.0, help="minutes of an unrecorded run first")
+    parser.add_argument("--tail-limit", type=float, default=None, metavar="SECONDS",
+                        help="stop the evaluations still under way this long after each budget (default: wait)")
+    parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
+                        help="cpu: Triton's interpreter on logical GPUs (checks the script, measures no GPU)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    names = visible_gpus(args.device)
+    configurations = []
+    for run in args.runs.split(","):  # all read before any runs: a wrong one fails at once
+        mode, gpus, *compile_ahead = run.split(":")
+        evaluation = EvalOptions(device=args.device)
+        if compile_ahead:
+            ahead, threads = compile_ahead[0].split("x")
+            evaluation = EvalOptions(device=args.device, precompile_ahead=int(ahead), precompile_threads=int(threads))
+        configurations.append((mode, gpu_count(gpus, args.device, names), evaluation))
     sampler = UtilizationSampler()
     rows: list[dict[str, Any]] = []
     try:
         if args.warmup:  # a fresh host compiles and caches Triton's own helpers in the first run: not measured
-            measure(args.example, "ray", 1, args.warmup, sampler, EvalOptions(device="cuda"))
-        for run in args.runs.split(","):
-            mode, gpus, *compile_ahead = run.split(":")
-            evaluation = EvalOptions(device="cuda")
-            if compile_ahead:
-                ahead, threads = compile_ahead[0].split("x")
-                evaluation = EvalOptions(device="cuda", precompile_ahead=int(ahead), precompile_threads=int(threads))
-            rows.append(measure(args.example, mode, int(gpus), args.minutes, sampler, evaluation))
+            measure(args.example, "ray", 1, args.warmup, sampler, EvalOptions(device=args.device), args.tail_limit)
+        for mode, gpus, evaluation in configurations:
+            rows.append(measure(args.example, mode, gpus, args.minutes, sampler, evaluation, args.tail_limit))
             if args.out:  # after each configuration, so a run cut short keeps what it measured
                 report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "example": args.example,
-                          "minutes": args.minutes, "rows": rows}
+                          "minutes": args.minutes, "device": args.device, "gpu_names": names,
+                          "hardware": ", ".join(names) or "cpu interpreter (logical GPUs): NOT a GPU figure",
+                          "rows": rows}
                 Path(args.out).write_text(json.dumps(report, indent=2))
     finally:
         sampler.stop()
