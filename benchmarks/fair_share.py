@@ -206,8 +206,8 @@ def main() -> None:
     parser.add_argument("--scenarios", default="1,1:1,3:1",
                         help="the runs' weights per scenario; the first is the throughput reference (one run alone)")
     parser.add_argument("--backlog", type=float, default=1.0,
-                        help="real: an experiment, not the service's behaviour: each run may send this many times "
-                             "the pool's slots to the pool at once (the loop sends at most the pool's slots)")
+                        help="real: scale what each run keeps submitted by this factor (the service keeps "
+                             "twice the pool's slots: kernelevo.distributed.shared_client.SUBMITTED_PER_SLOT)")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     real = args.judges == "real"

@@ -11,9 +11,9 @@
 #   fair_share  the shared pool's real judges on every GPU, two real template searches 1:1 then 3:1
 #   ray_gpu     the same search through Ray on 1 GPU, then on every GPU (scaling, in the time budget)
 #   batch       kernelevo eval --kernelbench on 1 GPU, then on every GPU (scaling, every verdict checked)
-# and, only when named: fair_share_backlog (about 2 minutes), the experiment of runs that each send up to
-# twice the pool's slots (benchmarks/pool_runs.py: a run's loop sends at most the pool's slots, so a run
-# weighted 3 never has a candidate waiting when a slot frees; on 2 CPU judges 3:1 came out 50:50).
+# and, only when named: fair_share_backlog (about 2 minutes), the experiment of runs that keep more than the
+# service's twice the pool's slots submitted (shared_client.SUBMITTED_PER_SLOT; with only the slots, a run
+# weighted 3 had no candidate waiting when a slot freed, and 3:1 came out 50:50 on 2 CPU judges).
 # Lengths (environment): FS_SECONDS (33 s per fair-share scenario), RG_MINUTES (0.5 per search),
 # BATCH_MUTANTS (1 per seed), SR_EVALUATIONS (6 per run); POOL_SPEC, the spec of the shared-pool runs
 # (default examples/matmul_epilogue/spec.py). Ray must be importable (GPU.md says how).

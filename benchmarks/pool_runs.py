@@ -28,7 +28,7 @@ from kernelevo.driver import RunOutcome, make_pool, new_run, run_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Evaluated
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
-from kernelevo.records.run import RunStatus
+from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import Budget, RunConfig
 from kernelevo.search.scheduler import Scheduler
 from kernelevo.spec import Spec
@@ -114,7 +114,7 @@ class Traced:
         """Stop making candidates and leave the pool now: its queued candidates are answered "run stopped"
         (its evaluations under way finish), so every run of a scenario ends at the same moment."""
         if self.loop is not None:
-            self.loop.stop(WINDOW_OVER, RunStatus.FINISHED)
+            self.loop.stop(WINDOW_OVER, StopReason.BUDGET_TIME)
         if self.pool is not None:
             self.pool.abort()
 
@@ -125,9 +125,8 @@ async def drive(spec: Spec, config: RunConfig, folder: Path, *, name: str | None
     :class:`Traced` fills in as it goes, and its ``task`` ends with the run. ``name``: the run's name in the
     shared pool (each database numbers its runs from 1: runs of several must be told apart).
 
-    ``backlog``: an experiment, not what the service does. A run's loop sends at most the pool's capacity
-    (every slot of every actor) to the pool at once; with ``backlog`` 2 it sends up to twice that, so it
-    keeps candidates queued in the pool while its others are judged."""
+    ``backlog``: an experiment, not what the service does: the run's loop keeps the pool's ``capacity`` submitted
+    (for a shared pool, twice its slots: ``shared_client.SUBMITTED_PER_SLOT``); ``backlog`` scales that."""
     folder.mkdir(parents=True, exist_ok=True)
     db = open_database(f"sqlite:///{folder}/kernelevo.db")  # the service's database exists before its runs
     started = time.time()

@@ -54,7 +54,7 @@ from kernelevo.distributed.pool import stopped_result  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.records.result import ErrorKind, EvalResult  # noqa: E402
-from kernelevo.records.run import RunStatus  # noqa: E402
+from kernelevo.records.run import StopReason  # noqa: E402
 from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.scheduler import Scheduler  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
@@ -122,7 +122,7 @@ def stopped_in_flight(result: EvalResult) -> bool:
 def cut_tail(loop: Scheduler) -> None:
     """Stop the evaluations under way now, and judge no seed still waiting (the loop judges the seeds a budget
     stopped it before, on actors this kills: it would wait for them for ever)."""
-    loop.stop("the benchmark's tail limit", RunStatus.FINISHED)
+    loop.stop("the benchmark's tail limit", StopReason.BUDGET_TIME)
     loop.by_budget = False
     loop.pool.abort()
 

@@ -10,7 +10,13 @@ import pytest
 from faulty_actors import CountsPrepares, DiesOnceCountsPrepares, DiesOnMarker, Quick
 
 from kernelevo.distributed.cluster import ClusterInfo
-from kernelevo.distributed.shared_client import SharedEvaluatorPool, find_pool, read_snapshot, stop_shared_pool
+from kernelevo.distributed.shared_client import (
+    SUBMITTED_PER_SLOT,
+    SharedEvaluatorPool,
+    find_pool,
+    read_snapshot,
+    stop_shared_pool,
+)
 from kernelevo.driver import make_pool, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.candidate import Candidate
@@ -72,6 +78,8 @@ def test_two_runs_share_the_pool_by_weight(fresh_pool, gelu, weights, expected) 
     async def work():
         await a.start()
         await b.start()
+        # a run's search keeps twice the pool's slots submitted, so it has one waiting whenever a slot frees
+        assert a.slots == 2 and a.capacity == SUBMITTED_PER_SLOT * a.slots
         begin = time.monotonic()
         done = await asyncio.gather(keep_busy(a, begin + 4), keep_busy(b, begin + 4))
         snapshot = read_snapshot()
