@@ -39,13 +39,13 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from kernelevo import containment
 from kernelevo.containment import Plan, Report
+from kernelevo.sandbox_failure import FailureKind, SandboxFailure
 from kernelevo.sandbox_output import describe_exit, read_end, tail_text
 
 log = logging.getLogger(__name__)
@@ -82,26 +82,6 @@ class Limits:
     address_space_bytes: int | None = None
     file_size_bytes: int = 1 << 30
     core_dumps: bool = False
-
-
-class FailureKind(StrEnum):
-    """Why a child could not answer."""
-
-    TIMEOUT = "timeout"  # a phase outlasted its limit (the child was killed)
-    DIED = "died"  # the process ended: a signal, a crash, an exit
-    HANDLER_ERROR = "handler_error"  # its handler raised, or its reply could not be read
-    START = "start"  # it never started (the fork server failed, or it did not come up in time)
-
-
-class SandboxFailure(Exception):
-    """The child could not answer: it timed out, died, or its handler raised."""
-
-    def __init__(self, kind: FailureKind, message: str, *, phase: str = "", detail: str = "") -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.phase = phase
-        self.detail = detail
 
 
 @dataclass

@@ -191,8 +191,9 @@ def _command(args: argparse.Namespace, console: Console) -> int:
         return {"serve": service_cli.serve, "token": service_cli.token}[args.command](args, console)
     if args.command in ("run", "runs", "import"):
         from kernelevo.cli import run as run_cli
+        from kernelevo.cli import runs as runs_cli
 
-        command = {"run": run_cli.run, "runs": run_cli.runs, "import": run_cli.import_}[args.command]
+        command = {"run": run_cli.run, "runs": runs_cli.runs, "import": runs_cli.import_}[args.command]
         return command(args, console)
     if args.command == "pool":
         from kernelevo.cli.pool import pool
