@@ -34,15 +34,23 @@ def migration(name: str) -> Any:
     return module
 
 
-def database_at(url: str, revision: str) -> None:
-    """The schema at ``revision``, as a kernelevo of that time made it."""
+def database_at(url: str, revision: str, *, down: bool = False) -> None:
+    """The schema at ``revision``, as a kernelevo of that time made it (``down``: migrated down to it)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     engine = create_engine(url)
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+        (command.downgrade if down else command.upgrade)(config, revision)
     engine.dispose()
+
+
+def columns(url: str, table: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return {c["name"] for c in inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
 
 
 # rooflines as results stored them: with the floor named, and before reads and writes were told apart (no floor:
@@ -133,19 +141,11 @@ def test_a_database_at_0001_upgrades_in_place_and_fills_in_the_floors(fresh_db_u
 
 def test_0002_downgrades_and_upgrades_again(fresh_db_url: str) -> None:
     open_database(fresh_db_url).dispose()
-    database_at_head = create_engine(fresh_db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with database_at_head.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0001")
-    assert "roofline_floor" not in {c["name"] for c in inspect(database_at_head).get_columns("evaluations")}
-    assert "best_roofline_floor" not in {c["name"] for c in inspect(database_at_head).get_columns("runs")}
-    database_at_head.dispose()
+    database_at(fresh_db_url, "0001", down=True)
+    assert "roofline_floor" not in columns(fresh_db_url, "evaluations")
+    assert "best_roofline_floor" not in columns(fresh_db_url, "runs")
     open_database(fresh_db_url).dispose()  # and back to the head
-    engine = create_engine(fresh_db_url)
-    assert "best_roofline_floor" in {c["name"] for c in inspect(engine).get_columns("runs")}
-    engine.dispose()
+    assert "best_roofline_floor" in columns(fresh_db_url, "runs")
 
 
 # sentences runs were stopped with, the status they were stored with, and the kind 0003 gives them
@@ -215,14 +215,8 @@ def test_a_database_at_0002_upgrades_and_classifies_the_stops(fresh_db_url: str)
 
 def test_0003_downgrades(fresh_db_url: str) -> None:
     open_database(fresh_db_url).dispose()
-    engine = create_engine(fresh_db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0002")
-    assert "stop_kind" not in {c["name"] for c in inspect(engine).get_columns("runs")}
-    engine.dispose()
+    database_at(fresh_db_url, "0002", down=True)
+    assert "stop_kind" not in columns(fresh_db_url, "runs")
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in VERSIONS.glob("0*.py")))
