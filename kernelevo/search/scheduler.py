@@ -35,7 +35,7 @@ from typing import Any, Protocol, cast
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import ErrorKind, EvalResult
-from kernelevo.records.run import RunStatus, StopReason
+from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.concurrency import ConcurrencyLimiter
 from kernelevo.search.islands import migrate
@@ -107,7 +107,6 @@ class Scheduler:
         self.ready: list[Candidate] = []  # made, waiting for an evaluator
         self.in_flight = ConcurrencyLimiter(limit=config.candidates_in_flight(pool.workers, pool.capacity))
         self.stopped = ""  # why the loop stops; empty while it runs
-        self.stop_status = RunStatus.STOPPED  # the status that stop leaves the run in
         self.stop_kind: StopReason | None = None  # why, as a kind (None while it runs)
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
@@ -161,7 +160,7 @@ class Scheduler:
         kind, and the status the kind leaves the run in (finished for a budget or a search space used up,
         failed where nothing could go on, stopped for a person's or a signal's stop)."""
         if not self.stopped:
-            self.stopped, self.stop_kind, self.stop_status = reason, kind, kind.status
+            self.stopped, self.stop_kind = reason, kind
 
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
