@@ -33,11 +33,14 @@ def ray_head():
     module's tests share it, as a cluster's users do (a head takes tens of seconds to start on 2 cores)."""
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
     env.pop("RAY_ADDRESS", None)
-    gcs, dashboard = free_port(), free_port()
+    # every port its own: the session's local Ray (tests/distributed/conftest.py) holds Ray's default
+    # agent port, and a second agent that cannot bind it never takes jobs ("No available agent")
+    gcs, dashboard, agent = free_port(), free_port(), free_port()
     head = subprocess.Popen(
         [RAY, "start", "--head", "--block", f"--port={gcs}", "--dashboard-host=127.0.0.1",
-         f"--dashboard-port={dashboard}", "--num-gpus=1", "--disable-usage-stats", "--include-dashboard=true"],
-        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         f"--dashboard-port={dashboard}", f"--dashboard-agent-listen-port={agent}", "--num-gpus=1",
+         "--disable-usage-stats", "--include-dashboard=true"],
+        env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     address = f"http://127.0.0.1:{dashboard}"
     deadline = time.monotonic() + 180
     # up once a job can be submitted: the job list answers before the node's job agent has
@@ -45,13 +48,15 @@ def ray_head():
     # for long enough to fail a submission
     probe = [RAY, "job", "submit", "--address", address, "--no-wait", "--", "true"]
     while time.monotonic() < deadline:
-        ready = subprocess.run(probe, env=env, capture_output=True, timeout=60)
+        ready = subprocess.run(probe, env=env, capture_output=True, text=True, timeout=60)
         if ready.returncode == 0:
             break
         time.sleep(1)
     else:
         os.killpg(head.pid, signal.SIGKILL)
-        pytest.fail("the Ray head did not come up")
+        started = head.communicate(timeout=30)[0].decode(errors="replace")
+        pytest.fail(f"the Ray head did not come up; the last probe said:\n{(ready.stdout + ready.stderr)[-2000:]}\n"
+                    f"the head said:\n{started[-2000:]}")
     yield address, env
     os.killpg(head.pid, signal.SIGTERM)
     try:
