@@ -40,6 +40,17 @@ class Elite:
 
 
 @dataclass(frozen=True)
+class Migration:
+    """An island's best copied into island ``island``'s archive for ``hardware``, after the run's
+    ``after_evaluations``-th evaluation (stored, and replayed in order on resume)."""
+
+    after_evaluations: int
+    hardware: str
+    island: int
+    elite: Elite
+
+
+@dataclass(frozen=True)
 class AddOutcome:
     """What :meth:`~kernelevo.archive.elites.ElitesArchive.add` did with a kernel: its status, the cell it was
     placed in, and the elite that held the cell before (None for a new cell)."""

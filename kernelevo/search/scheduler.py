@@ -33,7 +33,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
-from kernelevo.records.elite import Elite
+from kernelevo.records.elite import Elite, Migration
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
@@ -363,7 +363,7 @@ class Scheduler:
             return
         self._last_migration = n
         for hardware, island, elite in migrate(self.state, self.config.islands, self.config.migration, self.rng):
-            self.store.save_elite(hardware, island, elite)
+            self.store.save_migration(Migration(n, hardware, island, elite))
             if self.islands is not None:
                 self.islands.migrated(hardware, island, elite)
 

@@ -4,8 +4,8 @@
 and returns its outcome (:class:`~kernelevo.records.elite.AddOutcome`), and the emitter that asked
 for the candidate is told the evaluation with that outcome (:class:`~kernelevo.search.emitter.Emitter`:
 its bandit, repair queue and children's failures). The scheduler calls it as results arrive;
-:func:`replay` calls it again for every stored evaluation, in order, which rebuilds the same archives
-and the same emitter (except for what island migrations copied: migrations are not replayed).
+:func:`replay` calls it again for every stored evaluation, in order, with the stored island migrations
+between them where they were made, which rebuilds the same archives and the same emitter.
 """
 
 from __future__ import annotations
@@ -177,9 +177,22 @@ def replay(stored: StoredRun, *, descriptors: list[Descriptor], tie_tolerance: f
         state.add_failure(failure)
     for evolution in stored.evolutions:
         state.usage = state.usage + evolution.usage
+    migrations = iter(stored.migrations)
+    due = next(migrations, None)
+
+    def migrate_due() -> None:  # the migrations made once as many evaluations were told as now
+        nonlocal due
+        while due is not None and due.after_evaluations <= state.evaluated_count():
+            elite = due.elite
+            state.archive(due.island, due.hardware).add(elite.candidate_id, elite.objective, elite.measures,
+                                                         elite.rel_iqr)
+            due = next(migrations, None)
+
     for evaluated, measures in stored.evaluations:
+        migrate_due()
         known = state.candidates.get(evaluated.candidate_id)
         if known is not None:
             state.tell(known, evaluated.hardware, evaluated.result, measures=measures)
+    migrate_due()
     return state
 

@@ -30,7 +30,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
-from kernelevo.records.elite import Elite
+from kernelevo.records.elite import Elite, Migration
 from kernelevo.records.progress import SUMMARY_COLUMNS, Progress
 from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.storage.database import Database
@@ -42,6 +42,7 @@ from kernelevo.storage.tables import (
     EventRow,
     EvolutionRow,
     FailureRow,
+    MigrationRow,
     PromptRow,
     RunRow,
 )
@@ -211,8 +212,20 @@ class RunRecorder:
         )
 
     def save_elite(self, hardware: str, island: int, elite: Elite) -> None:
-        """An elite copied into another island's archive (a migration)."""
+        """A cell's elite of ``island``'s archive, as an import or a summary writes it."""
         self._write(lambda session: self._save_elite(session, hardware, island, elite))
+
+    def save_migration(self, migration: Migration) -> None:
+        """An elite copied into another island's archive: the cell's elite there, and the migration in order."""
+        def write(session: Session) -> None:
+            elite = migration.elite
+            self._save_elite(session, migration.hardware, migration.island, elite)
+            session.add(MigrationRow(
+                run_id=self.run_id, after_evaluations=migration.after_evaluations, hardware=migration.hardware,
+                island=migration.island, cell=elite.cell, candidate_id=self._candidate_ids[elite.candidate_id],
+                candidate_number=elite.candidate_id, objective=elite.objective, measures=list(elite.measures),
+                rel_iqr=elite.rel_iqr))
+        self._write(write)
 
     def _save_elite(self, session: Session, hardware: str, island: int, elite: Elite) -> None:
         key = (self.run_id, hardware, island, elite.cell)
@@ -297,6 +310,7 @@ class StoredRun:
     failures: list[OperatorFailure]
     evolutions: list[PromptEvolution]
     prompts: PromptArchive | None
+    migrations: list[Migration]  # in the order they were made
 
 
 def candidate_of(row: CandidateRow) -> Candidate:
@@ -327,8 +341,13 @@ def load_run(db: Database, run_id: int) -> StoredRun:
                                      .order_by(EvolutionRow.id))]
         prompt_rows = list(session.scalars(select(PromptRow).where(PromptRow.run_id == run_id)
                                            .order_by(PromptRow.number)))
+        migrations = [
+            Migration(m.after_evaluations, m.hardware, m.island,
+                      Elite(m.candidate_number, m.objective, tuple(m.measures), m.cell, m.rel_iqr))
+            for m in session.scalars(select(MigrationRow).where(MigrationRow.run_id == run_id)
+                                     .order_by(MigrationRow.id))]
     prompts = PromptArchive(prompts=[
         MetaPrompt(id=p.number, sections=dict(p.sections), parent_id=p.parent_number, mutation=p.mutation,
                    fitness=p.fitness, best_candidate_id=p.best_candidate_number, uses=p.uses)
         for p in prompt_rows]) if prompt_rows else None
-    return StoredRun(candidates, evaluations, failures, evolutions, prompts)
+    return StoredRun(candidates, evaluations, failures, evolutions, prompts, migrations)

@@ -132,6 +132,25 @@ class EliteRow(Base):
     rel_iqr: Mapped[float] = mapped_column(Float)
 
 
+class MigrationRow(Base):
+    """An island's best copied into another island's archive, after the run's ``after_evaluations``-th
+    evaluation: what a resume replays in its place, so the archives of record come back as they were."""
+
+    __tablename__ = "migrations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"), index=True)
+    after_evaluations: Mapped[int] = mapped_column(Integer)
+    hardware: Mapped[str] = mapped_column(String(100))
+    island: Mapped[int] = mapped_column(Integer)  # where it went
+    cell: Mapped[int] = mapped_column(Integer)
+    candidate_id: Mapped[int] = mapped_column(ForeignKey("candidates.id"))
+    candidate_number: Mapped[int] = mapped_column(Integer)
+    objective: Mapped[float] = mapped_column(Float)
+    measures: Mapped[list[float]]
+    rel_iqr: Mapped[float] = mapped_column(Float)
+
+
 class FailureRow(Base):
     __tablename__ = "operator_failures"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ from kernelevo.driver import run_search, start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.search.scheduler import Scheduler
+from kernelevo.search.state import SearchState, replay
 from kernelevo.spec import read_spec
-from kernelevo.storage.recorder import load_run
+from kernelevo.storage.recorder import StoredRun, load_run
 
 pytestmark = pytest.mark.slow  # Ray actors start, restart and import the search: seconds each
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +41,16 @@ def views_of_record(outcome) -> list[dict[str, list[int]]]:
     state = outcome.state
     return [{hw: sorted(e.candidate_id for e in state.elites(i, hw)) for hw in state.hardware_types()}
             for i in range(outcome.loop.config.islands)]
+
+
+def rebuilt(stored: StoredRun, like: SearchState) -> SearchState:
+    """``stored`` replayed, as a resumed driver replays it."""
+    return replay(stored, descriptors=like.descriptors, tie_tolerance=like.tie_tolerance, operators=like.operators)
+
+
+def cells(state: SearchState) -> dict[tuple[int, str], list[tuple[int, int]]]:
+    """Each archive's (cell, candidate) pairs."""
+    return {key: sorted((e.cell, e.candidate_id) for e in archive.elites()) for key, archive in state.archives.items()}
 
 
 def test_islands_on_ray_make_the_candidates_and_see_their_archives(local_ray: ClusterInfo, gelu, tmp_path: Path,
@@ -159,6 +171,9 @@ def test_a_resumed_run_rebuilds_every_island_from_storage(local_ray: ClusterInfo
     first = asyncio.run(start_search(db, matmul, config, out=tmp_path / "run",
                                      pool=SimulatedPool(4, 0.02, descriptors=names, made_up_measures=True)))
     before = load_run(db, first.run_id)
+    # the driver's archives of record come back as they stopped, migrants included, and only with them
+    assert before.migrations and cells(rebuilt(before, first.state)) == cells(first.state)
+    assert cells(rebuilt(replace(before, migrations=[]), first.state)) != cells(first.state)
     mine = [sum(c.island == i for c in before.candidates if any(e.candidate_id == c.id for e, _ in before.evaluations))
             for i in range(2)]
     ready: list[list[dict]] = []

@@ -219,6 +219,19 @@ def test_0003_downgrades(fresh_db_url: str) -> None:
     assert "stop_kind" not in columns(fresh_db_url, "runs")
 
 
+def test_0004_downgrades_and_upgrades_again(fresh_db_url: str) -> None:
+    open_database(fresh_db_url).dispose()
+    assert "after_evaluations" in columns(fresh_db_url, "migrations")
+    database_at(fresh_db_url, "0003", down=True)
+    engine = create_engine(fresh_db_url)
+    try:
+        assert "migrations" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+    open_database(fresh_db_url).dispose()
+    assert "after_evaluations" in columns(fresh_db_url, "migrations")
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in VERSIONS.glob("0*.py")))
 def test_each_migration_follows_the_one_before(name: str) -> None:
     """One line of revisions: each file's ``down_revision`` is the one numbered before it."""

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
-from kernelevo.records.elite import Elite
+from kernelevo.records.elite import Elite, Migration
 from kernelevo.records.progress import Progress
 from kernelevo.records.result import EvalResult, Floor, KernelMetadata, Roofline, Stage, Timing
 from kernelevo.spec import read_spec
@@ -96,7 +96,9 @@ def test_an_elite_row_follows_its_cell(any_db, examples_dir: Path) -> None:
     recorder.add_evaluations([evaluated(0, ms=0.3)])
     recorder.add_evaluations([evaluated(1, ms=0.2, status="improved")])  # the same cell, faster
     recorder.add_evaluations([evaluated(2, ms=0.4, status="worse")])  # not an elite
-    recorder.save_elite("h200", 1, Elite(1, 0.405, (1.5, 1.5, 0.5), 3, 0.02))  # a migration to island 1
+    migrant = Elite(1, 0.405, (1.5, 1.5, 0.5), 3, 0.02)
+    recorder.save_migration(Migration(3, "h200", 1, migrant))  # a migration to island 1, after 3 evaluations
+    assert load_run(any_db, run_id).migrations == [Migration(3, "h200", 1, migrant)]  # replayed in order on resume
     with any_db.session() as session:
         rows = session.query(EliteRow).order_by(EliteRow.island).all()
         assert [(r.island, r.cell, r.candidate_number) for r in rows] == [(0, 3, 1), (1, 3, 1)]
