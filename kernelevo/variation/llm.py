@@ -5,7 +5,9 @@ variables (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ...). Rate limits (429), s
 errors (5xx), timeouts and dropped connections are retried with exponential backoff;
 a missing or wrong key, an unknown model or a bad request fail at once with a message
 that says what to do. Every call reports its tokens and cost (litellm's cost map where
-it knows the model; zero and flagged where it does not).
+it knows the model; zero and flagged where it does not). A call cut short (the run stops,
+an island goes) reports its prompt's tokens, counted here, on the CancelledError
+(:func:`spent_before_cancel`): the provider has them whether or not the reply is read.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ class LLMError(Exception):
         super().__init__(message)
         self.kind, self.message = kind, message
         self.usage = usage or Usage()
+
+
+_SPENT = "kernelevo_llm_usage"  # the attribute a cancelled call's usage rides on, up its task
+
+
+def spent_before_cancel(cancelled: BaseException) -> Usage:
+    """What the LLM call under way when ``cancelled`` was raised had spent (no call: nothing)."""
+    return getattr(cancelled, _SPENT, None) or Usage()
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,11 @@ class LLMClient:
                     model=cfg.model, messages=messages, api_base=cfg.api_base, api_key=api_key,
                     temperature=cfg.temperature, max_tokens=cfg.max_tokens, timeout=cfg.timeout_s, num_retries=0,
                 )
+            except asyncio.CancelledError as cancelled:  # the prompt was sent: count it, and go on cancelling
+                usage = self.prompt_usage(messages).model_copy(update={"calls": attempt + 1})
+                self.total = self.total + usage
+                setattr(cancelled, _SPENT, usage)
+                raise
             except Exception as exc:
                 name = type(exc).__name__
                 kind = _kind(name, exc)
@@ -123,6 +138,26 @@ class LLMClient:
             self.total = self.total + usage
             text = response.choices[0].message.content or ""
             return LLMReply(text=text, usage=usage)
+
+    def prompt_usage(self, messages: list[dict[str, str]]) -> Usage:
+        """One call's usage counted from its prompt alone (litellm's tokenizer for the model, or
+        cl100k; the reply's tokens unknown): what a call cut short is charged."""
+        import litellm
+
+        cfg = self.config
+        try:
+            prompt = int(litellm.token_counter(model=cfg.model, messages=messages))
+        except Exception:  # a tokenizer that cannot load: about four characters a token
+            prompt = sum(len(m.get("content") or "") for m in messages) // 4
+        if cfg.input_usd_per_mtok is not None or cfg.output_usd_per_mtok is not None:
+            return Usage(calls=1, prompt_tokens=prompt, cost_usd=prompt * (cfg.input_usd_per_mtok or 0.0) / 1e6,
+                         model=cfg.model)
+        try:
+            cost, known = float(litellm.cost_per_token(model=cfg.model, prompt_tokens=prompt,
+                                                       completion_tokens=0)[0]), True
+        except Exception:  # a model missing from litellm's cost map
+            cost, known = 0.0, False
+        return Usage(calls=1, prompt_tokens=prompt, cost_usd=cost, cost_known=known, model=cfg.model)
 
     def _usage(self, response: object) -> Usage:
         import litellm

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from kernelevo.records.candidate import Usage
 from kernelevo.records.run_config import LLMConfig
-from kernelevo.variation.llm import LLMClient, LLMError, LLMReply, missing_key_message
+from kernelevo.variation.llm import LLMClient, LLMError, LLMReply, missing_key_message, spent_before_cancel
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,9 @@ class ModelPool:
         stats = self.stats[name]
         try:
             reply = await self.clients[name].complete(messages)
+        except asyncio.CancelledError as cancelled:  # cut short: the model's record keeps what it spent
+            stats.usage = stats.usage + spent_before_cancel(cancelled)
+            raise
         except LLMError as exc:
             stats.usage = stats.usage + exc.usage
             stats.failures += 1

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from llm_server import ScriptedLLMServer, kernel_responder
+from llm_server import Reply, ScriptedLLMServer, kernel_responder
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.driver import run_search, start_search
@@ -178,6 +178,27 @@ def test_llm_search_with_meta_prompt_evolution(gelu, tmp_path: Path, llm_server:
     stored = load_run(db, outcome.run_id).prompts
     assert stored is not None and len(stored.prompts) == len(state.prompts.prompts)
     assert re.search(r"llm-", " ".join(state.bandit.stats))
+
+
+def test_asks_cut_short_by_the_budget_count_their_prompts(gelu, tmp_path: Path, llm_server: ScriptedLLMServer,
+                                                         monkeypatch: pytest.MonkeyPatch, db) -> None:
+    """A model slower than the run: the template operator's kernels reach the budget while every LLM call is
+    still waiting. Each call is charged its prompt's tokens, as a failure of kind cut_short, stored."""
+    llm_server.responder = lambda request: Reply(content="too late", delay_s=60)
+    monkeypatch.setenv("KERNELEVO_TEST_KEY", "sk-test")
+    llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_TEST_KEY",
+                    max_retries=0, timeout_s=120)
+    started = time.monotonic()
+    outcome = asyncio.run(start_search(db, gelu, config(6, llm=llm, in_flight=4), out=tmp_path / "run"))
+    assert time.monotonic() - started < 55  # the run did not wait for the slow replies
+    state, sent = outcome.state, len(llm_server.requests)
+    cut = [f for f in state.failures if f.kind == "cut_short"]
+    assert sent and len(cut) == sent and state.usage.calls == sent  # every call sent is charged, once
+    assert all(f.usage.prompt_tokens > 100 and f.usage.completion_tokens == 0 for f in cut)
+    assert state.usage.tokens == sum(f.usage.prompt_tokens for f in cut) and state.usage.cost_usd > 0
+    stored = replay(load_run(db, outcome.run_id), descriptors=descriptor_set("levels"), tie_tolerance=0.08,
+                    operators=list(state.bandit.stats))
+    assert stored.usage == state.usage  # a resumed run's token and dollar budgets count them too
 
 
 def test_freed_evaluators_get_their_next_candidates_before_the_results_are_told(examples_dir: Path, tmp_path: Path,

@@ -7,8 +7,9 @@ import asyncio
 import pytest
 from llm_server import Reply, ScriptedLLMServer
 
+from kernelevo.records.candidate import Usage
 from kernelevo.records.run_config import LLMConfig
-from kernelevo.variation.llm import LLMClient, LLMError, missing_key_message
+from kernelevo.variation.llm import LLMClient, LLMError, missing_key_message, spent_before_cancel
 
 MESSAGES = [{"role": "user", "content": "write a kernel"}]
 
@@ -75,6 +76,33 @@ def test_unknown_model_costs_zero_and_says_so(llm_server: ScriptedLLMServer, mon
     llm_server.add(Reply(content="ok"))
     usage = complete(client).usage
     assert usage.cost_usd == 0 and not usage.cost_known and usage.tokens == 150
+
+
+def test_a_call_cut_short_reports_its_prompts_tokens(client: LLMClient, llm_server: ScriptedLLMServer) -> None:
+    """Cancelled while the server answers: the prompt was sent, so its tokens (counted here) and their price
+    ride on the CancelledError and join the client's total; a cancel before any call spent nothing."""
+    llm_server.add(Reply(content="too late", delay_s=3))
+    messages = [{"role": "user", "content": "write a kernel " * 200}]
+
+    async def cut_short() -> BaseException:
+        task = asyncio.ensure_future(client.complete(messages))
+        while not llm_server.requests:
+            await asyncio.sleep(0.02)
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError as cancelled:
+            return cancelled
+        raise AssertionError("the call was not cancelled")
+
+    spent = spent_before_cancel(asyncio.run(cut_short()))
+    import litellm
+
+    prompt = litellm.token_counter(model="openai/gpt-4o-mini", messages=messages)
+    assert prompt > 400 and (spent.calls, spent.prompt_tokens, spent.completion_tokens) == (1, prompt, 0)
+    assert spent.cost_known and spent.cost_usd == pytest.approx(prompt * 0.15e-6)
+    assert client.total.tokens == prompt
+    assert spent_before_cancel(asyncio.CancelledError()) == Usage()
 
 
 def test_missing_key_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
