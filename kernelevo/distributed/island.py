@@ -136,8 +136,14 @@ class RemoteIslands:
             ray.kill(channel.actor)  # no_restart: the run is over
 
     async def close(self) -> None:
-        """Tell the islands what is still pending, keep their last views (:attr:`final_views`), and end them."""
+        """Cut the islands' asks under way short, tell them what is still pending, keep their last views
+        (:attr:`final_views`), and end them."""
         try:
+            # first, before an LLM reply can land: the asks under way cancelled (each call cut short charged
+            # its prompt), and what the islands did since their last answers (failures, prompt evolutions)
+            for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
+                                                CLOSE_WAIT_S):
+                self._recorded(asked)
             deadline = time.monotonic() + CLOSE_WAIT_S
             # (a restarted island is told again meanwhile, and a tell that failed is sent again)
             while time.monotonic() < deadline and (self._watching or any(c.pending for c in self.channels)):
@@ -147,10 +153,6 @@ class RemoteIslands:
                 else:
                     await asyncio.sleep(0.05)
             self.final_views = await asyncio.wait_for(self.elite_ids(), CLOSE_WAIT_S)
-            # what the islands did since their last answers (operator failures, prompt evolutions): recorded
-            for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
-                                                CLOSE_WAIT_S):
-                self._recorded(asked)
         except Exception as exc:  # an island that cannot answer: the run's records are the driver's anyway
             log.warning("the islands' last views could not be read: %r", exc)
         self.close_now()

@@ -68,9 +68,10 @@ class IslandActor:
     def tell(self, messages: list[Message]) -> str:
         return self.body.tell(messages)
 
-    def drain(self) -> Asked:
-        """What the island recorded since its last answer, with no candidate (the run ends)."""
-        return self.body.drain()
+    async def drain(self) -> Asked:
+        """The run ends: the island's asks under way cut short, and what it recorded since its last answer
+        (those included), with no candidate."""
+        return await self.body.cut_short()
 
     def elite_ids(self) -> dict[str, list[int]]:
         return self.body.elite_ids()

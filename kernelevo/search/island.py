@@ -26,6 +26,7 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
@@ -41,6 +42,8 @@ from kernelevo.variation.models import ModelPool
 from kernelevo.variation.operators import Operator, build_operators
 
 log = logging.getLogger(__name__)
+
+CUT_WAIT_S = 5.0  # for the asks cancelled at the run's end to record what they had spent
 
 
 class IslandPrompts(PromptArchive):
@@ -138,6 +141,7 @@ class IslandEmitter:
         self._prompts_dirty = False
         self._evolved = 0  # evolutions started: one every evolve_prompts_every LLM samples
         self._evolving: asyncio.Task[None] | None = None
+        self._asking: set[asyncio.Task[Any]] = set()  # asks under way (the run's end cuts them short)
         self._llm_failed: str | None = None
 
     # -- rebuilt -----------------------------------------------------------------------------------
@@ -171,6 +175,15 @@ class IslandEmitter:
     # -- asked -------------------------------------------------------------------------------------
     async def ask(self, *, instant: bool = False) -> Asked:
         """Make one candidate (or say why none), with what the driver must record meanwhile."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._asking.add(task)
+        try:
+            return await self._ask(instant)
+        finally:
+            self._asking.discard(task)
+
+    async def _ask(self, instant: bool) -> Asked:
         candidate: Candidate | None = None
         note = ""
         self._check_models()
@@ -201,6 +214,16 @@ class IslandEmitter:
     def drain(self) -> Asked:
         """What the driver has not recorded yet (failures, prompts, evolutions), with no candidate."""
         return self._answer(None, "")
+
+    async def cut_short(self) -> Asked:
+        """The run is over: the asks and the prompt evolution under way are cancelled (an LLM call cut short
+        is recorded with its prompt's tokens), then :meth:`drain`."""
+        under_way = [t for t in (*self._asking, self._evolving) if t is not None and not t.done()]
+        for task in under_way:
+            task.cancel()
+        if under_way:
+            await asyncio.wait(under_way, timeout=CUT_WAIT_S)
+        return self.drain()
 
     def _made(self, candidate: Candidate) -> None:
         """The producer made a candidate: its source is known here at once; the driver numbers it."""
@@ -241,7 +264,8 @@ class IslandEmitter:
 
     async def _evolve(self) -> None:
         assert self.llm is not None
-        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language)
+        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language,
+                                      fail=lambda failure: self._failures.append(failure))
         if isinstance(outcome, OperatorFailure):
             self._failures.append(outcome)
             return

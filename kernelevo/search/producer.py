@@ -20,7 +20,7 @@ from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
-from kernelevo.variation.llm import spent_before_cancel
+from kernelevo.variation.llm import cut_short
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
 from kernelevo.variation.prompts import HardwareFacts
 
@@ -107,11 +107,9 @@ class Producer:
         try:
             proposal = await operator.propose(request)
         except asyncio.CancelledError as cancelled:  # the run stops: an ask cut short still cost its prompt
-            spent = spent_before_cancel(cancelled)
-            if spent.calls:
-                self.fail(OperatorFailure(operator=name, kind="cut_short", parent_ids=[p.candidate.id for p in parents],
-                                          message="the run stopped while the LLM answered (the prompt's tokens "
-                                                  "counted, the reply's unknown)", usage=spent))
+            failure = cut_short(name, cancelled, [p.candidate.id for p in parents])
+            if failure is not None:
+                self.fail(failure)
             raise
         for _ in range(0 if operator.uses_llm else REDRAWS):
             if proposal.source is None or source_hash(proposal.source) not in self.state.seen_sources:

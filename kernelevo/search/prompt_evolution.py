@@ -8,19 +8,23 @@ one; a failed call or an unusable reply is an operator failure of ``prompt-evolu
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Callable
 
 from kernelevo.records.candidate import OperatorFailure, PromptEvolution
 from kernelevo.search.state import SearchState
-from kernelevo.variation.llm import LLMError
+from kernelevo.variation.llm import LLMError, cut_short
 from kernelevo.variation.metaprompt import MUTATIONS, MetaPrompt, parse_sections
 from kernelevo.variation.models import ModelPool
 from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
 
 
-async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, *, language: str
+async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, *, language: str,
+                        fail: Callable[[OperatorFailure], None]
                         ) -> tuple[PromptEvolution, MetaPrompt | None] | OperatorFailure:
-    """One evolution of ``state.prompts`` (the prompt added, or None for a duplicate), or why it failed."""
+    """One evolution of ``state.prompts`` (the prompt added, or None for a duplicate), or why it failed; a call
+    cut short (the run stops) is recorded through ``fail`` as it is cancelled."""
     prompts = state.prompts
     meta = prompts.choose(rng)
     mutation = rng.choice(list(MUTATIONS))
@@ -31,6 +35,11 @@ async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, 
     facts = HardwareFacts.from_result(best[1] if best else None)
     try:
         reply = await llm.complete(evolve_prompt_messages(meta, mutation, best, facts, language=language))
+    except asyncio.CancelledError as cancelled:
+        failure = cut_short("prompt-evolution", cancelled)
+        if failure is not None:
+            fail(failure)
+        raise
     except LLMError as exc:
         return OperatorFailure(operator="prompt-evolution", kind="llm_error", message=exc.message, usage=exc.usage)
     try:

@@ -375,7 +375,8 @@ class Scheduler:
     async def _evolve_prompt(self) -> None:
         assert self.llm is not None
         self._evolutions = self.state.llm_samples // self.config.evolve_prompts_every
-        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language)
+        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language,
+                                      fail=self._fail)
         if isinstance(outcome, OperatorFailure):
             self._fail(outcome)
             return

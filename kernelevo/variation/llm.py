@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from kernelevo.records.candidate import Usage
+from kernelevo.records.candidate import OperatorFailure, Usage
 from kernelevo.records.run_config import LLMConfig
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list at import
@@ -42,6 +42,17 @@ _SPENT = "kernelevo_llm_usage"  # the attribute a cancelled call's usage rides o
 def spent_before_cancel(cancelled: BaseException) -> Usage:
     """What the LLM call under way when ``cancelled`` was raised had spent (no call: nothing)."""
     return getattr(cancelled, _SPENT, None) or Usage()
+
+
+def cut_short(operator: str, cancelled: BaseException, parent_ids: list[int] | None = None) -> OperatorFailure | None:
+    """What an ask of ``operator`` that ``cancelled`` cut short is recorded as: a ``cut_short`` failure charged
+    its prompt, or None where no call had gone out."""
+    spent = spent_before_cancel(cancelled)
+    if not spent.calls:
+        return None
+    return OperatorFailure(operator=operator, kind="cut_short", parent_ids=parent_ids or [], usage=spent,
+                           message="the run stopped while the LLM answered (the prompt's tokens counted, "
+                                   "the reply's unknown)")
 
 
 @dataclass(frozen=True)
@@ -113,15 +124,18 @@ class LLMClient:
         api_key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
         attempt = 0
         while True:
+            sent: list[bool] = []  # litellm's logger_fn runs as it hands the request to the provider
             try:
                 response = await litellm.acompletion(
                     model=cfg.model, messages=messages, api_base=cfg.api_base, api_key=api_key,
                     temperature=cfg.temperature, max_tokens=cfg.max_tokens, timeout=cfg.timeout_s, num_retries=0,
+                    logger_fn=lambda details, mark=sent.append: mark(True),
                 )
-            except asyncio.CancelledError as cancelled:  # the prompt was sent: count it, and go on cancelling
-                usage = self.prompt_usage(messages).model_copy(update={"calls": attempt + 1})
-                self.total = self.total + usage
-                setattr(cancelled, _SPENT, usage)
+            except asyncio.CancelledError as cancelled:
+                if sent:  # the prompt went out: count it, and go on cancelling
+                    usage = self.prompt_usage(messages).model_copy(update={"calls": attempt + 1})
+                    self.total = self.total + usage
+                    setattr(cancelled, _SPENT, usage)
                 raise
             except Exception as exc:
                 name = type(exc).__name__
