@@ -86,6 +86,7 @@ class RemoteIslands:
         self._turn = itertools.count()
         self._watching: set[asyncio.Task[None]] = set()
         self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
+        self._abandoned: list[tuple[int, Any, int]] = []  # (island, its answer's ref, delivered) of asks cut off
         from kernelevo.variation.operators import build_operators
 
         # the same operators as every island's (names only: the driver runs none of them)
@@ -144,6 +145,7 @@ class RemoteIslands:
             for asked in await asyncio.wait_for(asyncio.gather(*(c.actor.drain.remote() for c in self.channels)),
                                                 CLOSE_WAIT_S):
                 self._recorded(asked)
+            await self._collect_abandoned()
             deadline = time.monotonic() + CLOSE_WAIT_S
             # (a restarted island is told again meanwhile, and a tell that failed is sent again)
             while time.monotonic() < deadline and (self._watching or any(c.pending for c in self.channels)):
@@ -194,11 +196,15 @@ class RemoteIslands:
             await asyncio.sleep(wait)
         if self._has_llm:  # an LLM call takes seconds: each ask on its own, answered as soon as it is done
             delivered = channel.delivered
+            asking = channel.actor.ask.remote(instant)
             try:
-                answer: tuple[Asked, int] | None = (await channel.actor.ask.remote(instant), delivered)
+                answer: tuple[Asked, int] | None = (await asking, delivered)
             except RayActorError as exc:
                 answer = None
                 self._unavailable(island, channel, exc)
+            except asyncio.CancelledError:  # the run stops: the island's answer is collected at close
+                self._abandoned.append((island, asking, delivered))
+                raise
         else:  # instant edits: the asks waiting for this island go together, one call for up to ASK_BATCH
             future: asyncio.Future[tuple[Asked, int] | None] = asyncio.get_running_loop().create_future()
             channel.requests.append((future, instant))
@@ -213,6 +219,22 @@ class RemoteIslands:
         asked, delivered = answer
         self._seen(channel, asked.incarnation)
         return self._answered(island, channel, asked, delivered)
+
+    async def _collect_abandoned(self) -> None:
+        """The answers of the LLM asks the run's stop stopped waiting for. One the island finished before it
+        was cut short brings a candidate: recorded as made (a resume evaluates it), with its tokens, and what
+        the island recorded with it; one cut short brings an error (its spending came with the drain)."""
+        abandoned, self._abandoned = self._abandoned, []
+        if not abandoned:
+            return
+        answers = await asyncio.wait_for(asyncio.gather(*(ref for _, ref, _ in abandoned), return_exceptions=True),
+                                         CLOSE_WAIT_S)
+        for (island, _, delivered), asked in zip(abandoned, answers, strict=True):
+            if isinstance(asked, Asked):
+                made = self._answered(island, self.channels[island], asked, delivered)
+                if isinstance(made, Candidate):
+                    log.info("island %d's candidate %d came after the run stopped: recorded, not evaluated",
+                             island, made.id)
 
     async def _pump(self, island: int, channel: _Channel) -> None:
         """Send the asks waiting for ``island`` in batches until none waits."""
