@@ -16,7 +16,8 @@ Who runs what:
 Tells go to an island in batches (a scheduler's chunk of results), in order. When an island actor dies
 Ray restarts it (``max_restarts``); its ``__init__`` rebuilds it from storage (its island's evaluations
 replayed, its stored elites, its prompts), and the driver tells it again the batches that failed and the
-last :data:`RECENT` messages (what storage may not hold yet: the store commits a tenth of a second late).
+last :data:`~kernelevo.distributed.island_channel.RECENT` messages (what storage may not hold yet: the
+store commits a tenth of a second late).
 Telling is idempotent, so nothing is lost or doubled in the island's view. Asks under way when it died
 fail; the scheduler asks again (the candidate they were making was never numbered nor recorded). The
 candidates it had made are the driver's already, and are evaluated whatever became of the island.
@@ -28,11 +29,11 @@ import asyncio
 import itertools
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from kernelevo.distributed.island_actor import IslandActor, model_keys
+from kernelevo.distributed.island_channel import IslandChannel
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
 from kernelevo.records.run import StopReason
@@ -46,33 +47,12 @@ from kernelevo.variation.metaprompt import PromptArchive
 log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 3  # an island actor restarted more often than this stays dead (the run goes on without it)
-RECENT = 4096  # messages told again to a restarted island: far more than a tenth of a second's at any rate
 START_TIMEOUT_S = 120.0  # for every island to be placed and rebuilt (a cluster without a free CPU never places one)
 RETRY_WAIT_S = 0.2  # before a batch that failed (its island was restarting) is told again
 CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
 PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
 GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
-
-
-class _Channel:
-    """One island's actor, its pending tells, and the last ones told (for a restart)."""
-
-    def __init__(self, actor: Any) -> None:
-        self.actor = actor
-        self.pending: list[Message] = []
-        self.recent: deque[Message] = deque(maxlen=RECENT)
-        self.incarnation: str | None = None
-        self.delivered = 0  # batches with a new elite delivered: an island found dry is fresh again after one
-        self.dry = False  # its instant operator used up every parent it holds (until a new elite is delivered)
-        self.inserts_pending = 0
-        self.restarts = 0
-        self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
-        self.pumps = 0  # batches of asks under way
-        self.seen: list[str] = []  # source hashes other islands' candidates took since the last flush
-        self.failing_since: float | None = None  # time.monotonic() of the first tell that failed, in a row
-        self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
-        self.dead = False
 
 
 class RemoteIslands:
@@ -82,7 +62,7 @@ class RemoteIslands:
                  max_restarts: int = MAX_RESTARTS) -> None:
         self.spec, self.config, self.db_url, self.run_id = spec, config, db_url, run_id
         self.max_restarts = max_restarts
-        self.channels: list[_Channel] = []
+        self.channels: list[IslandChannel] = []
         self._turn = itertools.count()
         self._watching: set[asyncio.Task[None]] = set()
         self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
@@ -109,7 +89,7 @@ class RemoteIslands:
         remote = remote.options(**options)
         actors = [remote.remote(self.spec, self.config, i, self.db_url, self.run_id)
                   for i in range(self.config.islands)]
-        self.channels = [_Channel(a) for a in actors]
+        self.channels = [IslandChannel(a) for a in actors]
         try:
             ready = await asyncio.wait_for(asyncio.gather(*(a.ready.remote() for a in actors)), START_TIMEOUT_S)
         except TimeoutError:
@@ -236,7 +216,7 @@ class RemoteIslands:
                     log.info("island %d's candidate %d came after the run stopped: recorded, not evaluated",
                              island, made.id)
 
-    async def _pump(self, island: int, channel: _Channel) -> None:
+    async def _pump(self, island: int, channel: IslandChannel) -> None:
         """Send the asks waiting for ``island`` in batches until none waits."""
         from ray.exceptions import RayActorError
 
@@ -263,7 +243,7 @@ class RemoteIslands:
         finally:
             channel.pumps -= 1
 
-    def _unavailable(self, island: int, channel: _Channel, exc: Exception) -> None:
+    def _unavailable(self, island: int, channel: IslandChannel, exc: Exception) -> None:
         if channel.unavailable_until < time.monotonic():
             log.warning("island %d is unavailable (%s): restarting", island, type(exc).__name__)
         channel.unavailable_until = time.monotonic() + RETRY_WAIT_S
@@ -278,7 +258,7 @@ class RemoteIslands:
             self.state.usage = self.state.usage + evolution.usage
             self.add_evolution(evolution)
 
-    def _answered(self, island: int, channel: _Channel, asked: Asked, delivered: int) -> Candidate | str | None:
+    def _answered(self, island: int, channel: IslandChannel, asked: Asked, delivered: int) -> Candidate | str | None:
         self._recorded(asked)
         if asked.llm_failed is not None:
             from kernelevo.search.scheduler import LLM_FAILED
@@ -335,7 +315,7 @@ class RemoteIslands:
                                                      self.state.result_of(elite.candidate_id, hardware), elite),
                       inserted=True)
 
-    def _enqueue(self, channel: _Channel, message: Message, *, inserted: bool = False) -> None:
+    def _enqueue(self, channel: IslandChannel, message: Message, *, inserted: bool = False) -> None:
         channel.pending.append(message)
         channel.inserts_pending += inserted
 
@@ -357,7 +337,7 @@ class RemoteIslands:
                 self._watching.add(task)
                 task.add_done_callback(self._watching.discard)
 
-    async def _delivered(self, channel: _Channel, ref: Any, batch: list[Message], inserts: int) -> None:
+    async def _delivered(self, channel: IslandChannel, ref: Any, batch: list[Message], inserts: int) -> None:
         from ray.exceptions import RayActorError
 
         try:
@@ -384,7 +364,7 @@ class RemoteIslands:
             channel.dry = False
         self._seen(channel, incarnation)
 
-    def _seen(self, channel: _Channel, incarnation: str) -> None:
+    def _seen(self, channel: IslandChannel, incarnation: str) -> None:
         """An answer from ``incarnation``: a new one is a restarted island, told again what it may have missed."""
         if incarnation == channel.incarnation:
             return

@@ -1,0 +1,36 @@
+"""What the driver keeps per island actor (:class:`~kernelevo.distributed.island.RemoteIslands`): the actor,
+the tells waiting to go and the last ones told (sent again to a restarted actor), the asks waiting to be sent,
+and whether it is dry, restarting or dead."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from kernelevo.search.island import Asked, Message
+
+RECENT = 4096  # messages told again to a restarted island: far more than a tenth of a second's at any rate
+
+
+class IslandChannel:
+    """One island's actor, its pending tells, and the last ones told (for a restart)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+        self.pending: list[Message] = []
+        self.recent: deque[Message] = deque(maxlen=RECENT)
+        self.incarnation: str | None = None
+        self.delivered = 0  # batches with a new elite delivered: an island found dry is fresh again after one
+        self.dry = False  # its instant operator used up every parent it holds (until a new elite is delivered)
+        self.inserts_pending = 0
+        self.restarts = 0
+        self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
+        self.pumps = 0  # batches of asks under way
+        self.seen: list[str] = []  # source hashes other islands' candidates took since the last flush
+        self.failing_since: float | None = None  # time.monotonic() of the first tell that failed, in a row
+        self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
+        self.dead = False
+
+
+__all__ = ["RECENT", "IslandChannel"]
