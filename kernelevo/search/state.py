@@ -11,13 +11,13 @@ between them where they were made, which rebuilds the same archives and the same
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 from kernelevo.archive.descriptors import Descriptor
 from kernelevo.archive.elites import ElitesArchive
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, Usage
-from kernelevo.records.elite import Elite
+from kernelevo.records.elite import Elite, Migration
 from kernelevo.records.race import Race
 from kernelevo.records.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
@@ -177,22 +177,19 @@ def replay(stored: StoredRun, *, descriptors: list[Descriptor], tie_tolerance: f
         state.add_failure(failure)
     for evolution in stored.evolutions:
         state.usage = state.usage + evolution.usage
-    migrations = iter(stored.migrations)
-    due = next(migrations, None)
-
-    def migrate_due() -> None:  # the migrations made once as many evaluations were told as now
-        nonlocal due
-        while due is not None and due.after_evaluations <= state.evaluated_count():
-            elite = due.elite
-            state.archive(due.island, due.hardware).add(elite.candidate_id, elite.objective, elite.measures,
-                                                         elite.rel_iqr)
-            due = next(migrations, None)
-
+    migrations = deque(stored.migrations)
     for evaluated, measures in stored.evaluations:
-        migrate_due()
+        _migrate_due(state, migrations)
         known = state.candidates.get(evaluated.candidate_id)
         if known is not None:
             state.tell(known, evaluated.hardware, evaluated.result, measures=measures)
-    migrate_due()
+    _migrate_due(state, migrations)
     return state
 
+
+def _migrate_due(state: SearchState, migrations: deque[Migration]) -> None:
+    """The stored migrations made once as many evaluations were told as ``state`` has now, applied (and taken)."""
+    while migrations and migrations[0].after_evaluations <= state.evaluated_count():
+        due = migrations.popleft()
+        elite = due.elite
+        state.archive(due.island, due.hardware).add(elite.candidate_id, elite.objective, elite.measures, elite.rel_iqr)
