@@ -107,6 +107,7 @@ class Scheduler:
         self.ready: list[Candidate] = []  # made, waiting for an evaluator
         self.in_flight = ConcurrencyLimiter(limit=config.candidates_in_flight(pool.workers, pool.capacity))
         self.stopped = ""  # why the loop stops; empty while it runs
+        self.stopped_after_s: float | None = None  # when, in seconds of the run (what is under way finishes later)
         self.stop_kind: StopReason | None = None  # why, as a kind (None while it runs)
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
@@ -161,6 +162,7 @@ class Scheduler:
         failed where nothing could go on, stopped for a person's or a signal's stop)."""
         if not self.stopped:
             self.stopped, self.stop_kind = reason, kind
+            self.stopped_after_s = self.elapsed_s()
 
     # -- the loop --------------------------------------------------------------------------------
     async def run(self) -> str:
@@ -217,7 +219,15 @@ class Scheduler:
                     self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)",
                               StopReason.NO_CORRECT_SEED)
                 continue
-            self._collect(await tasks.next_finished(), untold)
+            self._collect(await tasks.next_finished(self._until_deadline_s()), untold)
+
+    def _until_deadline_s(self) -> float | None:
+        """Seconds until the time budget runs out (None without one): the loop wakes then to stop, where it
+        would otherwise see the budget only when some task finished, a judge's time-out later at worst."""
+        minutes = self.config.budget.minutes
+        if minutes is None or self.stopped:
+            return None
+        return max(0.0, minutes * 60 - self.elapsed_s()) + 0.001
 
     def _start_producing(self, tasks: Tasks) -> None:
         # the pool's capacity grows as evaluators join (a Ray pool), and the limit with it

@@ -36,9 +36,13 @@ class Tasks:
     def __len__(self) -> int:
         return len(self._kinds)
 
-    async def next_finished(self) -> list[tuple[Task, str]]:
-        """Wait for a task to finish; it and every other finished one, collected."""
-        done = [await self._finished.get()]
+    async def next_finished(self, timeout_s: float | None = None) -> list[tuple[Task, str]]:
+        """Wait for a task to finish; it and every other finished one, collected. After ``timeout_s``
+        with none finished: an empty list (the scheduler's wake-up at its time budget's deadline)."""
+        try:
+            done = [await asyncio.wait_for(self._finished.get(), timeout_s)]
+        except TimeoutError:
+            return []
         return self._collect(done)
 
     def finished_now(self) -> list[tuple[Task, str]]:

@@ -27,8 +27,8 @@ def test_a_short_search_on_the_cpu(tmp_path: Path) -> None:
     assert row["mode"] == "ray" and row["gpus"] == 1 and row["device"] == "cpu" and row["tail_limit_s"] == 1
     # a 3 s budget: the seeds may still be judged when the tail limit stops them, a second after it
     assert row["evaluations"] + row["stopped_in_flight"] >= 1
-    # the budget's stop, or on a loaded machine the tail limit's, when no task woke the loop between the two
-    assert row["stopped"].startswith(("time budget", "the benchmark's tail limit"))
+    # the scheduler wakes at its time budget's deadline, before the tail limit's a second later
+    assert row["stopped"].startswith("time budget"), row["stopped"]
     assert row["tail_s"] < 15  # the run ended soon after the limit (the seeds it stopped were not waited for)
     for key in ("window_evals_per_min", "judge_fraction", "window_judge_fraction", "median_s", "nvml_utilization"):
         assert key in row

@@ -277,3 +277,17 @@ def test_seeds_are_judged_when_a_budget_is_reached_before_them(gelu, tmp_path: P
     assert outcome.state.evaluated_count() == 2  # both seeds, and no variation of them
     assert {e.candidate_id for e, _ in load_run(db, outcome.run_id).evaluations} == {c.id for c in seeds}
     assert outcome.progress.seeding_s >= 0 and outcome.progress.search_s <= outcome.progress.session_s
+
+
+def test_the_time_budget_stops_the_run_at_its_deadline_not_when_a_judge_next_answers(gelu, tmp_path: Path,
+                                                                                   db) -> None:
+    """Judges slower than the whole budget: the run stops at the budget's deadline (LLM asks are cut there,
+    no evaluation starts after it), and the evaluations under way then are still told and kept."""
+    from kernelevo.distributed.simulated import SimulatedPool
+
+    run_config = RunConfig(budget=Budget(minutes=0.01), evaluation=CPU, ray=False, workers=2)
+    outcome = asyncio.run(start_search(db, gelu, run_config, out=tmp_path / "run", pool=SimulatedPool(2, 3.0)))
+    assert outcome.reason == "time budget (0.01 min) reached"
+    stopped_after_s = outcome.loop.stopped_after_s
+    assert stopped_after_s is not None and 0.6 <= stopped_after_s < 2.0  # 0.6 s; the seeds' judges answer at 3 s
+    assert outcome.state.evaluated_count() == 2  # both seeds, judged after the stop

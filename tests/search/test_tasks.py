@@ -61,3 +61,16 @@ def test_cancel_all_but_keeps_the_evaluations() -> None:
         assert done["evaluate"].result() == "result"
 
     asyncio.run(scenario())
+
+
+def test_next_finished_gives_up_after_its_timeout_and_loses_nothing() -> None:
+    async def scenario() -> None:
+        tasks = Tasks()
+        tasks.start(_value("late", 0.3), "evaluate")
+        started = asyncio.get_running_loop().time()
+        assert await tasks.next_finished(0.05) == []  # the deadline came first: nothing collected
+        assert 0.04 < asyncio.get_running_loop().time() - started < 0.25 and tasks.running("evaluate") == 1
+        (task, kind), = await tasks.next_finished(5.0)  # the timed-out wait took nothing off the queue
+        assert kind == "evaluate" and task.result() == "late" and len(tasks) == 0
+
+    asyncio.run(scenario())
