@@ -34,13 +34,16 @@ PREFIX = "_kev_gemm_"
 _KERNEL = '''
 
 @triton.jit
-def {name}(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, alpha, beta, stride_ab, stride_am, stride_ak, stride_bb,
-        stride_bk, stride_bn, stride_cb, stride_cm, stride_cn, stride_xb, stride_xm, stride_xn,
+def {name}(a_ptr, b_ptr, c_ptr, bias_ptr, part_ptr, count_ptr, M, N, K, alpha, beta, stride_ab, stride_am,
+        stride_ak, stride_bb, stride_bk, stride_bn, stride_cb, stride_cm, stride_cn, stride_xb, stride_xm, stride_xn,
         HAS_BIAS: tl.constexpr, PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
-    """c = alpha * a @ b (+ beta * bias), one BLOCK_M x BLOCK_N tile a program, batch on axis 1."""
+        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, SPLIT_K: tl.constexpr):
+    """c = alpha * a @ b (+ beta * bias), one BLOCK_M x BLOCK_N tile a program, batch on axis 1. With SPLIT_K > 1,
+    SPLIT_K programs (axis 2) each sum a slice of K; the last of a tile's to finish adds their partial sums in
+    split order (the same sum whichever finishes last) and stores the tile."""
     pid = tl.program_id(0)
     batch = tl.program_id(1)
+    split = tl.program_id(2)
     num_m = tl.cdiv(M, BLOCK_M)
     num_n = tl.cdiv(N, BLOCK_N)
     group = pid // (GROUP_M * num_n)  # GROUP_M rows of tiles walk the columns together: B stays in L2
@@ -51,22 +54,39 @@ def {name}(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, alpha, beta, stride_ab, strid
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
-    a_tile = a_ptr + batch * stride_ab + rm[:, None] * stride_am + rk[None, :] * stride_ak
-    b_tile = b_ptr + batch * stride_bb + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    k_first = split * tl.cdiv(k_tiles, SPLIT_K)
+    k_end = tl.minimum(k_first + tl.cdiv(k_tiles, SPLIT_K), k_tiles)
+    a_tile = a_ptr + batch * stride_ab + rm[:, None] * stride_am + (k_first * BLOCK_K + rk[None, :]) * stride_ak
+    b_tile = b_ptr + batch * stride_bb + (k_first * BLOCK_K + rk[:, None]) * stride_bk + rn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    for k in range(k_first, k_end):
         a = tl.load(a_tile, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BLOCK_K), other=0.0)
         b = tl.load(b_tile, mask=(rk[:, None] < K - k * BLOCK_K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
         a_tile += BLOCK_K * stride_ak
         b_tile += BLOCK_K * stride_bk
+    inside = (rm[:, None] < M) & (rn[None, :] < N)
+    if SPLIT_K > 1:
+        batches = tl.num_programs(1)
+        tile = (batch.to(tl.int64) * M + rm[:, None]) * N + rn[None, :]  # partial sums: (SPLIT_K, batch, M, N)
+        tl.store(part_ptr + split.to(tl.int64) * batches * M * N + tile, acc, mask=inside)
+        # acquire and release: the partial sums stored before are seen by whichever program counts last
+        done = tl.atomic_add(count_ptr + (batch * num_m + pid_m) * num_n + pid_n, 1)
+        # broadcast first: Triton's interpreter returns the count as a 1-element array, which & makes an int mask
+        inside = inside & (tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32) + done == SPLIT_K - 1)
+        if done == SPLIT_K - 1:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for s in range(0, SPLIT_K):
+                acc += tl.load(part_ptr + s * batches.to(tl.int64) * M * N + tile, mask=inside, other=0.0,
+                               cache_modifier=".cg")
     acc = acc * alpha
     if HAS_BIAS:
         bias = tl.load(bias_ptr + batch * stride_xb + rm[:, None] * stride_xm + rn[None, :] * stride_xn,
-                       mask=(rm[:, None] < M) & (rn[None, :] < N), other=0.0)
+                       mask=inside, other=0.0)
         acc += beta * bias.to(tl.float32)
     tl.store(c_ptr + batch * stride_cb + rm[:, None] * stride_cm + rn[None, :] * stride_cn,
-             acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+             acc.to(c_ptr.dtype.element_ty), mask=inside)
 '''
 # (batch, rows, columns) strides of a 2-D or 3-D operand; a bias broadcast over a dimension strides 0 there
 _HELPER = '''
@@ -76,13 +96,26 @@ def _kev_strides(t, dims):
     strides = [0] * (3 - t.dim()) + list(t.stride())
     sizes = [1] * (3 - t.dim()) + list(t.shape)
     return tuple(0 if size == 1 else stride for size, stride in zip(sizes[-3:], strides[-3:]))
+
+
+def _kev_split_buffers(out, split_k):
+    """A split-K GEMM's partial sums (split_k, batch, M, N) and its tiles' counters, zeroed (tiles of 16 at
+    least: a tl.dot takes no less); with one split, none (the output stands in for both, never touched)."""
+    if split_k == 1:
+        return out, out
+    batch, m, n = (out.shape[0] if out.dim() == 3 else 1), out.shape[-2], out.shape[-1]
+    return (torch.empty((split_k, batch, m, n), dtype=torch.float32, device=out.device),
+            torch.zeros(batch * triton.cdiv(m, 16) * triton.cdiv(n, 16), dtype=torch.int32, device=out.device))
 '''
+# The split of K a move writes besides one: K of 262,144 against a 256 x 256 output (KernelBench level 1 6) is
+# 4 tiles of 128 x 128 for 132 SMs in one split, and one sum of 8,192 dots a tile in fp32.
+SPLIT = 16
 _LAUNCH = ("{indent}{name}[lambda meta: (triton.cdiv({a}.shape[-2], meta['BLOCK_M']) * triton.cdiv({b}.shape[-1], "
-           "meta['BLOCK_N']), {a}.shape[0] if {a}.dim() == 3 else 1)]({a}, {b}, {out}, {bias}, {a}.shape[-2], "
-           "{b}.shape[-1], {a}.shape[-1], {alpha}, {beta}, *_kev_strides({a}, 3), *_kev_strides({b}, 3), "
-           "*_kev_strides({out}, 3), *_kev_strides({bias}, 3), HAS_BIAS={has_bias}, "
-           "PRECISION='ieee' if {a}.dtype == torch.float32 else 'tf32', BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, "
-           "GROUP_M=8, num_warps=8, num_stages=3)")
+           "meta['BLOCK_N']), {a}.shape[0] if {a}.dim() == 3 else 1, meta['SPLIT_K'])]({a}, {b}, {out}, {bias}, "
+           "*_kev_split_buffers({out}, {name}_split_k), {a}.shape[-2], {b}.shape[-1], {a}.shape[-1], {alpha}, {beta}, "
+           "*_kev_strides({a}, 3), *_kev_strides({b}, 3), *_kev_strides({out}, 3), *_kev_strides({bias}, 3), "
+           "HAS_BIAS={has_bias}, PRECISION='ieee' if {a}.dtype == torch.float32 else 'tf32', BLOCK_M=128, "
+           "BLOCK_N=128, BLOCK_K=32, GROUP_M=8, SPLIT_K={name}_split_k, num_warps=8, num_stages=3)")
 
 
 def _kernel_text(name: str) -> str:
@@ -114,11 +147,12 @@ def _fresh_name(source: str) -> str:
     return next(f"{PREFIX}{i}" for i in range(len(taken) + 1) if f"{PREFIX}{i}" not in taken)
 
 
-def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str, str]) -> Move:
+def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str, str], split_k: int) -> Move:
     name = _fresh_name(text.source)
     indent = " " * stmt.col_offset
     temps = {k: f"{name}_{k}" for k in ("a", "b", "bias")}
-    lines = [f"{indent}{temps['a']}, {temps['b']}, {temps['bias']} = {parts['a']}, {parts['b']}, {parts['bias']}"]
+    lines = [f"{indent}{name}_split_k = {split_k}  # programs that share a tile's K (the template operator tunes it)",
+             f"{indent}{temps['a']}, {temps['b']}, {temps['bias']} = {parts['a']}, {parts['b']}, {parts['bias']}"]
     if parts["out"]:
         out = parts["out"]
     else:  # y = torch.op(...): the output is allocated first, as the library would
@@ -135,8 +169,11 @@ def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str
     edits = [(start, end, "\n".join(lines) + "\n")]
     at = text.source.index("\nclass ModelNew") if "\nclass ModelNew" in text.source else len(text.source)
     helper = _HELPER if "def _kev_strides(" not in text.source else ""
-    edits.append((at, at, _kernel_text(name) + helper))
-    return Move(f"{parts['op']} -> a Triton GEMM of its own ({name})", functools.partial(text.splice, edits))
+    imports = "".join(f"\n{line}" for line in ("import triton", "import triton.language as tl")
+                      if not re.search(rf"^{re.escape(line)}\s*$", text.source, re.MULTILINE))
+    edits.append((at, at, imports + _kernel_text(name) + helper))
+    split = f", K split {split_k} ways" if split_k > 1 else ""
+    return Move(f"{parts['op']} -> a Triton GEMM of its own ({name}{split})", functools.partial(text.splice, edits))
 
 
 def own_kernel_untouched(tree: ast.Module, name: str) -> bool:
@@ -149,17 +186,19 @@ def own_kernel_untouched(tree: ast.Module, name: str) -> bool:
     return ast.dump(kernel) == ast.dump(written)
 
 
-def _to_library(text: SourceText, tree: ast.Module, assign: ast.Assign, launch: ast.Expr) -> Move | None:
-    """``_kev_gemm_N[...](a, b, out, bias, ..., alpha, beta, ...)`` (after its operands' assignment) -> the torch
-    call; the kernel's definition goes."""
+def _to_library(text: SourceText, tree: ast.Module, before: list[ast.stmt], launch: ast.Expr) -> Move | None:
+    """``_kev_gemm_N[...](a, b, out, bias, ..., alpha, beta, ...)`` (after its split's and its operands'
+    assignments, ``before``) -> the torch call; the kernel's definition goes."""
     call = launch.value
     assert isinstance(call, ast.Call)
     name = launched_kernel(call) or ""
-    if not own_kernel_untouched(tree, name) or len(call.args) < 9 \
+    split, assign = before
+    if not own_kernel_untouched(tree, name) or len(call.args) < 10 or not isinstance(split, ast.Assign) \
+            or [ast.unparse(t) for t in split.targets] != [f"{name}_split_k"] or not isinstance(assign, ast.Assign) \
             or not isinstance(assign.value, ast.Tuple) or len(assign.value.elts) != 3:
         return None
     a, b, bias = (ast.unparse(e) for e in assign.value.elts)
-    out, alpha, beta = (ast.unparse(call.args[i]) for i in (2, 7, 8))
+    out, alpha, beta = (ast.unparse(call.args[i]) for i in (2, 8, 9))  # the split-K buffers are one starred
     indent = " " * assign.col_offset
     if bias == "None":
         line = f"{indent}torch.matmul({a}, {b}, out={out})"
@@ -169,7 +208,7 @@ def _to_library(text: SourceText, tree: ast.Module, assign: ast.Assign, launch: 
                 f"out={out})")
     kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
     start = min([d.lineno for d in kernel.decorator_list] + [kernel.lineno])
-    edits = [(text.starts[assign.lineno - 1], text.starts[launch.end_lineno or launch.lineno], line + "\n"),
+    edits = [(text.starts[split.lineno - 1], text.starts[launch.end_lineno or launch.lineno], line + "\n"),
              (text.starts[start - 1] - 2, text.starts[kernel.end_lineno or kernel.lineno], "")]
     return Move(f"{name} -> the library GEMM again", functools.partial(text.splice, edits))
 
@@ -190,13 +229,12 @@ def gemm_swaps(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
             if parts is not None and (parts["out"] if isinstance(stmt, ast.Expr) else
                                       isinstance(stmt, ast.Assign) and not parts["out"]
                                       and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                found.append(_to_triton(text, stmt, call, parts))
-            elif isinstance(stmt, ast.Expr) and (launched_kernel(call) or "").startswith(PREFIX) and i > 0 \
-                    and isinstance(fn.body[i - 1], ast.Assign):
-                move = _to_library(text, tree, fn.body[i - 1], stmt)  # type: ignore[arg-type]
+                found += [_to_triton(text, stmt, call, parts, split_k) for split_k in (1, SPLIT)]
+            elif isinstance(stmt, ast.Expr) and (launched_kernel(call) or "").startswith(PREFIX) and i > 1:
+                move = _to_library(text, tree, fn.body[i - 2:i], stmt)
                 if move is not None:
                     found.append(move)
     return found
 
 
-__all__ = ["PREFIX", "gemm_swaps", "own_kernel_untouched"]
+__all__ = ["PREFIX", "SPLIT", "gemm_swaps", "own_kernel_untouched"]

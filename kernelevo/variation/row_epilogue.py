@@ -53,8 +53,10 @@ _ALLOCATIONS = ("torch.empty_strided", "torch.empty")
 # the names the fused kernel's GEMM part uses; a reduction's name among them is renamed
 _GEMM_NAMES = {"rm", "rn", "rk", "a_tile", "b_tile", "acc", "k", "a", "b", "bias", "HAS_BIAS", "PRECISION",
                "BLOCK_M", "BLOCK_N", "BLOCK_K"}
-_PARAMS = ("a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, alpha, beta, stride_ab, stride_am, stride_ak, stride_bb,\n"
-           "        stride_bk, stride_bn, stride_cb, stride_cm, stride_cn, stride_xb, stride_xm, stride_xn")
+# the GEMM's (part_ptr and count_ptr, its split-K buffers, go unused: its rows are whole in one program)
+_PARAMS = ("a_ptr, b_ptr, c_ptr, bias_ptr, part_ptr, count_ptr, M, N, K, alpha, beta, stride_ab, stride_am,\n"
+           "        stride_ak, stride_bb, stride_bk, stride_bn, stride_cb, stride_cm, stride_cn, stride_xb,\n"
+           "        stride_xm, stride_xn")
 _KERNEL = '''@triton.jit
 def {name}({params},
         {extra}
@@ -268,7 +270,7 @@ def _row_move(text: SourceText, body: list[ast.stmt], i: int, j: int, pair: tupl
     assert isinstance(call, ast.Call)
     names = _between(body[i + 1:j])
     keywords = {k.arg: ast.unparse(k.value) for k in call.keywords}
-    out = gemm.args[2] if len(gemm.args) == 13 else None
+    out = gemm.args[2] if len(gemm.args) == 14 else None
     if names is None or not isinstance(out, ast.Name) or not {"HAS_BIAS", "PRECISION"} <= set(keywords):
         return None
     buffer = {out.id} | {k for k in names if _resolve(names, k) == out.id}

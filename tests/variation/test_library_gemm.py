@@ -17,8 +17,9 @@ from kernelevo.spec import read_spec
 from kernelevo.variation.fuse_epilogue import fusions
 from kernelevo.variation.inductor_capture import Capture
 from kernelevo.variation.inductor_seed import to_candidate
-from kernelevo.variation.library_gemm import gemm_swaps
+from kernelevo.variation.library_gemm import SPLIT, gemm_swaps
 from kernelevo.variation.source_text import SourceText
+from kernelevo.variation.template_triton import find_tunables
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = Path(__file__).parent / "inductor_captures"
@@ -37,8 +38,10 @@ def library_seed() -> str:
 def test_a_library_gemm_becomes_a_triton_gemm_that_takes_the_epilogue_and_goes_back() -> None:
     seed = library_seed()
     assert "torch.addmm(arg1_1, arg2_1" in seed
-    (label, triton), = swaps(seed).items()  # the timed sizes' GEMM; the kept generic one is left alone
+    # the timed sizes' GEMM, in one split of K or 16; the kept generic one is left alone
+    (label, triton), (split_label, _) = swaps(seed).items()
     assert label == "torch.addmm -> a Triton GEMM of its own (_kev_gemm_0)"
+    assert split_label == f"torch.addmm -> a Triton GEMM of its own (_kev_gemm_0, K split {SPLIT} ways)"
     assert check_source(triton) == [] and "torch.addmm(arg1_1, arg2_1" not in triton
     assert "HAS_BIAS=True" in triton
     fused = [m for m in fusions(triton, ast.parse(triton)) if "_kev_gemm_0's store" in m.label]
@@ -112,3 +115,51 @@ def test_the_triton_gemm_computes_what_the_library_did(spec: str, source: str, o
         result = evaluator.evaluate(triton)
     assert result.correct, (result.error, result.message)
     assert result.library is None  # the GEMM is the candidate's own now
+
+
+LARGE_K = '''
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, A, B):
+        C = torch.mm(A, B)
+        return C
+'''
+
+
+@pytest.mark.parametrize(("spec", "source", "op"), [("benchmarks/suite/matmul_large_k.py", LARGE_K, "torch.mm"),
+                                                    ("examples/matmul_epilogue/spec.py", CANDIDATE, "torch.addmm"),
+                                                    ("benchmarks/suite/matmul_batched.py", BATCHED, "torch.bmm")])
+def test_a_gemm_whose_k_is_split_computes_the_same_whatever_the_split(spec: str, source: str, op: str) -> None:
+    """K split 16 ways (more splits than K has tiles on the small variants: some sum nothing), and 3 ways (a
+    last slice shorter than the others), with a bias and batched: the last program of each tile adds the
+    partial sums; the template operator tunes the split, and a split GEMM goes back to the library."""
+    split = swaps(source)[f"{op} -> a Triton GEMM of its own (_kev_gemm_0, K split {SPLIT} ways)"]
+    assert f"_kev_gemm_0_split_k = {SPLIT}" in split and check_source(split) == []
+    tunable = next(t for t in find_tunables(split) if t.name == "_kev_gemm_0_split_k")
+    assert tunable.value == SPLIT and 1 in tunable.choices()
+    three = split.replace(f"_kev_gemm_0_split_k = {SPLIT}", "_kev_gemm_0_split_k = 3")
+    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+        results = [evaluator.evaluate(s) for s in (split, three)]
+    assert all(r.correct for r in results), [(r.error, r.message) for r in results]
+    if "out=" in source:  # inductor's form goes back (an assignment's output is allocated between: it stays)
+        (back_label, back), = swaps(split).items()
+        assert back_label == "_kev_gemm_0 -> the library GEMM again" and "_split_k" not in back
+        assert check_source(back) == [] and op + "(" in back
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("spec", "source", "op"), [("benchmarks/suite/matmul_large_k.py", LARGE_K, "torch.mm"),
+                                                    ("examples/matmul_epilogue/spec.py", CANDIDATE, "torch.addmm")],
+                         ids=["large_k", "bias_and_gelu_fused"])
+def test_on_a_gpu_a_split_k_gemm_is_correct_at_the_specs_sizes(spec: str, source: str, op: str) -> None:
+    """Compiled for the GPU, programs of a tile running at once: the last one sums what the others stored (the
+    count's acquire and release), with an epilogue fused into its store too; correct on every variant and timed."""
+    split = swaps(source)[f"{op} -> a Triton GEMM of its own (_kev_gemm_0, K split {SPLIT} ways)"]
+    fused = [m.apply() for m in fusions(split, ast.parse(split)) if "_kev_gemm_0's store" in m.label]
+    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"])) as evaluator:
+        results = [evaluator.evaluate(s) for s in (split, *fused)]
+    assert all(r.correct and r.kernel and not r.kernel.interpreted for r in results), \
+        [(r.error, r.message) for r in results]
