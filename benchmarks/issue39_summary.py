@@ -76,10 +76,13 @@ def summarize(folder: Path) -> dict[str, Any]:
         rows.append(("second run: evaluating after (s from its start)", "<= 3 s",
                      "-" if began is None else f"{began:.2f} (first result {run['first_result_s'] or 0:.2f})",
                      second["second_within_target"]))
+        # a start the pool prepared at a run's registration is carried by no result (EvaluatorActor.prepare);
+        # the first run's joining time holds it, and the pool's judge says how long it took
+        first, prepared = second["first"], [j.get("prepare_s") for j in second.get("pool_judges", [])]
+        prepare = f", judge prepared in {prepared[0]:.1f} s" if prepared and prepared[0] is not None else ""
         rows.append(("second run: judge starts / baselines paid again", "none",
-                     f"{run['judge_starts']} / {run['baselines_s']:.2f} s (first run: {second['first']['judge_starts']}"
-                     f" / {second['first']['judge_start_s']:.1f} s + {second['first']['baselines_s']:.1f} s)",
-                     run["judge_starts"] == 0))
+                     f"{run['judge_starts']} / {run['baselines_s']:.2f} s, joined after {run.get('joined_s') or 0:.2f} s "
+                     f"(first run: joined after {first.get('joined_s') or 0:.1f} s{prepare})", run["judge_starts"] == 0))
     search = read(folder, "ray_gpu.json")
     if search is not None and len(search["rows"]) >= 2:
         hardware["ray_gpu"] = search.get("hardware", "")

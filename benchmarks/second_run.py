@@ -11,9 +11,13 @@ searches until its own ``--evaluations``. Reported for each run:
   starts evaluating within 3 s); ``first_result_s``: to that candidate's result;
 * ``joined_s``: of that, until its loop began (the pool joined, the judge ready, seeds added);
 * what starting judges cost it, from the costs its results carry (``records/result.py``): a
-  judge's start is told to the first result after it, as ``costs.judge_start_s`` > 0 with
-  that start's ``costs.baselines_s`` (eager and ``torch.compile`` timed, or read from the disk
-  cache). Run 1 pays one start per actor; run 2, on a warm pool, must pay none (target).
+  judge's start that a candidate waited for is told to that candidate's result, as
+  ``costs.judge_start_s`` > 0 with that start's ``costs.baselines_s`` (eager and ``torch.compile``
+  timed, or read from the disk cache). The pool prepares a spec's judge on every actor when its
+  first run registers, before any candidate is sent: that start is in run 1's ``joined_s`` and
+  the pool's ``prepare_s`` (``pool_judges``), in no result. Run 2, on a warm pool, must pay none
+  (target). Before 2026-11-27 a prepared start was told to the actor's next result whichever run
+  sent it: a 2-GPU run 2 showed the start its second actor made during run 1.
 
     python benchmarks/second_run.py --out second_run-h100x2.json          # every GPU torch sees
     python benchmarks/second_run.py --device cpu --gpus 1 --spec examples/gelu/spec.py

@@ -45,11 +45,14 @@ class EvaluatorActor:
 
     def prepare(self, spec: Spec, options: EvalOptions | None = None) -> str | None:
         """Start the judge of the spec and options (default: the actor's) now (references, baselines,
-        children); why it cannot start, or None."""
+        children); why it cannot start, or None. No candidate waited for this start, so no result carries
+        its cost (the pool keeps how long preparing took: ``PoolJudge.prepare_s``)."""
+        evaluator = self._evaluator(spec, options)
         try:
-            self._evaluator(spec, options).start()
+            evaluator.start()
         except SpecError as exc:
             return str(exc)
+        evaluator.untold_start_costs()
         return None
 
     def evaluate(self, spec: Spec, source: str, race: Race | None = None,

@@ -85,6 +85,7 @@ class _Judge:
     ready: asyncio.Task[str | None]  # why it cannot start, or None
     runs: set[str] = field(default_factory=set)
     last_used: float = field(default_factory=time.monotonic)
+    prepare_s: float | None = None  # how long preparing it on every actor took (None until done)
 
 
 @dataclass
@@ -166,7 +167,11 @@ class SharedPoolActor:
 
     async def _prepare(self, spec: Spec, options: EvalOptions) -> str | None:
         self.prepares += len(self.actors)
+        started = time.monotonic()
         problems = await asyncio.gather(*(self._prepare_on(a, spec, options) for a in self.actors))
+        judge = self.judges.get((spec.sha256, options_key(options)))
+        if judge is not None:
+            judge.prepare_s = time.monotonic() - started
         return next((p for p in problems if p), None)
 
     async def _prepare_on(self, actor: _Actor, spec: Spec, options: EvalOptions) -> str | None:
@@ -351,7 +356,8 @@ class SharedPoolActor:
                         in_flight=s.in_flight)
                 for rid, s in self.fair.shares().items() if str(rid) in self.runs]
         judges = [PoolJudge(spec=j.spec.name, spec_sha256=j.spec.sha256, options=key[1], runs=sorted(j.runs),
-                            prepared=j.ready.done() and j.ready.result() is None) for key, j in self.judges.items()]
+                            prepared=j.ready.done() and j.ready.result() is None, prepare_s=j.prepare_s)
+                  for key, j in self.judges.items()]
         slots = sum(a.slots for a in self.actors)
         return PoolSnapshot(exists=True, note=f"{len(self.actors)} evaluator actor(s) on {self.gpus} GPU(s)",
                             name=POOL_NAME, namespace=POOL_NAMESPACE, window_s=self.fair.window_s, gpus=self.gpus,

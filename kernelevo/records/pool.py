@@ -40,6 +40,9 @@ class PoolJudge(BaseModel):
     options: str  # the evaluation options' digest
     runs: list[str]  # registered runs that use it (none: kept warm for the next run of the spec)
     prepared: bool  # references and baselines computed on every actor
+    # how long that took, the actors in parallel: paid once, by the run that registered first (a start no
+    # candidate waited for, so no result's costs carry it); None until done
+    prepare_s: float | None = None
 
 
 class PoolSnapshot(BaseModel):

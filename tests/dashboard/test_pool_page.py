@@ -175,5 +175,6 @@ def test_the_pool_page_follows_a_shared_pool_serving_two_runs(cluster: Cluster, 
     assert drivers.left.wait(30) and not drivers.error, drivers.error
     expect(page.locator(".pool .empty")).to_contain_text("No run uses the pool now", timeout=10_000)
     expect(page.locator("table.pool-judges")).to_contain_text("none: kept warm")
+    expect(page.locator("table.pool-judges")).to_contain_text(re.compile(r"yes, in \d+\.\d s"))
     assert stop_shared_pool()
     expect(page.locator("[data-state=no-pool]")).to_be_visible(timeout=30_000)

@@ -174,6 +174,7 @@ def test_a_second_run_of_a_spec_reuses_its_warm_judge(fresh_pool, gelu) -> None:
     assert (first, second) == ("prepares 1", "prepares 1")  # the second run paid no judge start
     assert third == "prepares 2"  # other evaluation options: a judge of their own
     assert len(snapshot.judges) == 2 and all(j.prepared and not j.runs for j in snapshot.judges)
+    assert all(j.prepare_s is not None and j.prepare_s >= 0 for j in snapshot.judges)
 
 
 def test_a_run_set_to_the_shared_pool_gets_one(local_ray: ClusterInfo, gelu) -> None:

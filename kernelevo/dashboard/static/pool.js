@@ -82,7 +82,8 @@ function judgesTable(s) {
       (h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, s.judges.map((j) => el("tr", {},
       el("td", { title: j.spec_sha256 }, j.spec), el("td", {}, el("code", {}, j.options)),
-      el("td", {}, list(j.runs.map(runLink), "none: kept warm")), el("td", {}, j.prepared ? "yes" : "not yet")))));
+      el("td", {}, list(j.runs.map(runLink), "none: kept warm")), el("td", {},
+        j.prepared ? (j.prepare_s == null ? "yes" : `yes, in ${j.prepare_s.toFixed(1)} s`) : "not yet")))));
 }
 
 function draw(body, s) {
