@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 39's GPU measurements in one short command, on a host with 2 (or more) GPUs: about 9 minutes.
+# Issue 39's GPU measurements in one short command, on a host with 2 (or more) GPUs: about 11 minutes.
 #
 #   bash benchmarks/issue39_gpu.sh OUT_FOLDER [STEP ...]
 #
@@ -89,7 +89,7 @@ for name in $STEPS; do
             step ray_gpu 180 "$PY" benchmarks/ray_gpu.py "${SEARCH[@]}" --runs "ray:1,$EVERY" \
                 --minutes "$RG_MINUTES" --tail-limit 10 --out "$OUT_DIR/ray_gpu.json" ;;
         batch)
-            step batch 200 "$PY" benchmarks/batch_kernelbench.py "${BATCH[@]}" --modes "ray:1,$EVERY" \
+            step batch 360 "$PY" benchmarks/batch_kernelbench.py "${BATCH[@]}" --modes "ray:1,$EVERY" \
                 --mutants "$BATCH_MUTANTS" --out "$OUT_DIR/batch_kernelbench.json" ;;
         fair_share_backlog)
             step fair_share_backlog 150 "$PY" benchmarks/fair_share.py --judges real "${SPEC[@]}" \
