@@ -1,13 +1,13 @@
 """Seeds from torch.compile on a GPU: capture what inductor writes for each spec, convert it, judge it.
 
 Per spec (by default the no-seed suite, benchmarks/suite/): inductor's module and launch
-facts are captured in an isolated child (kernelevo.variation.inductor_capture) and written
+facts are captured in an isolated child (kernelevo.variation.seeding.inductor_capture) and written
 to ``--captures`` as JSON (the CPU tests keep a few under tests/variation/inductor_captures/);
 then, with ``--judge``, the converted candidate is judged against eager and torch.compile
 in one evaluator. A spec with no seed gets its reason.
 
 With ``--structures``, every seed a run makes is judged, inductor's structural options
-included (``kernelevo.variation.compile_seeds.STRUCTURES``): per seed its verdict, its time
+included (``kernelevo.variation.seeding.compile_seeds.STRUCTURES``): per seed its verdict, its time
 against torch.compile and its archive cell (the default descriptors), per structure that made
 no seed the reason.
 
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.compile_seeds import capture_for_seed  # noqa: E402
-from kernelevo.variation.inductor_capture import CaptureError  # noqa: E402
+from kernelevo.variation.seeding.compile_seeds import capture_for_seed  # noqa: E402
+from kernelevo.variation.seeding.inductor_capture import CaptureError  # noqa: E402
 
 
 def captured(path: Path, captures: Path) -> dict:
@@ -56,7 +56,7 @@ def captured(path: Path, captures: Path) -> dict:
 def judged(row: dict, captures: Path) -> dict:
     """Convert the capture and judge the candidate against eager and torch.compile in one evaluator."""
     from kernelevo.evaluation import EvalOptions, Evaluator
-    from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+    from kernelevo.variation.seeding.inductor_seed import ConversionError, to_candidate
 
     (generic, by_sizes), path = row.pop("_captures"), row.pop("_path")
     try:
@@ -82,8 +82,8 @@ def structures(path: Path, captures: Path, only: list[str] | None = None, judge:
     evaluator (unless not ``judge``), with its archive cell."""
     from kernelevo.archive.descriptors import descriptor_set
     from kernelevo.evaluation import EvalOptions, Evaluator
-    from kernelevo.variation.compile_seeds import inductor_seeds
-    from kernelevo.variation.inductor_seed import ConversionError
+    from kernelevo.variation.seeding.compile_seeds import inductor_seeds
+    from kernelevo.variation.seeding.inductor_seed import ConversionError
 
     spec = read_spec(str(path))
     row: dict = {"spec": spec.name}

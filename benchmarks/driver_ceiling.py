@@ -58,7 +58,7 @@ from kernelevo.storage.database import open_database  # noqa: E402
 # the descriptors). Under cProfile every figure is inflated several times; compare them, not add.
 AREAS = {
     "selection": ("kernelevo/search/selection.py",),
-    "template operator": ("kernelevo/variation/template", "kernelevo/variation/tunable", "kernelevo/variation/cuda"),
+    "template operator": ("kernelevo/variation/moves/template.py", "kernelevo/variation/source/"),
     "archive (pyribs)": ("kernelevo/archive/elites.py", "ribs/"),
     "descriptors": ("kernelevo/archive/descriptors.py",),
     "store (SQLAlchemy, SQLite)": ("kernelevo/storage/", "sqlalchemy/"),

@@ -1,6 +1,6 @@
 """How far the 'exp through exp2' move's formula is from exp, on a GPU: max relative error against fp64.
 
-The move (kernelevo.variation.restructure) writes ``tl.exp2(LOG2_E * x)`` for libdevice's exact
+The move (kernelevo.variation.moves.restructure) writes ``tl.exp2(LOG2_E * x)`` for libdevice's exact
 ``exp(x)``; the interpreter computes exp2 in numpy, so only a GPU's ``ex2`` shows the real error.
 Both run over 2^24 evenly spaced fp32 values of each range, against ``torch.exp`` in fp64.
 
@@ -20,7 +20,7 @@ import triton.language as tl
 from triton.language.extra import libdevice
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from kernelevo.variation.restructure import LOG2_E
+from kernelevo.variation.moves.restructure import LOG2_E
 
 RANGES = ((-16.0, 0.0), (-87.0, 0.0), (0.0, 16.0), (-87.0, 88.0))
 SAMPLES = 1 << 24

@@ -1,8 +1,8 @@
 """Which kernel family matches each spec of the suite (`benchmarks/suite/`), with no GPU and no capture.
 
-Each spec's graph is traced in an isolated child on the meta device (`kernelevo.variation.families.tracer`,
+Each spec's graph is traced in an isolated child on the meta device (`kernelevo.variation.seeding.families.tracer`,
 the path seeding takes where torch.compile cannot capture), matched against every family
-(`kernelevo.variation.families`), and the seeds each family writes are named. Matching reads the traced
+(`kernelevo.variation.seeding.families`), and the seeds each family writes are named. Matching reads the traced
 aten graph only, never a spec's name.
 
     python benchmarks/family_matches.py > benchmarks/results/family_matches-cpu.json
@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from kernelevo.spec import read_spec
-from kernelevo.variation.families import family_seeds
-from kernelevo.variation.families.tracer import trace
-from kernelevo.variation.op_graph import GraphError
+from kernelevo.variation.seeding.families import family_seeds
+from kernelevo.variation.seeding.families.tracer import trace
+from kernelevo.variation.seeding.op_graph import GraphError
 
 SUITE = Path(__file__).parent / "suite"
 

@@ -2,12 +2,12 @@
 
 For each ``SPEC=SEED`` pair (a seed file, such as an archived best that launches an in-place
 elementwise kernel after its GEMM), the seed and every version the fusion move
-(kernelevo.variation.fuse_epilogue) makes of it are judged against eager and torch.compile in
+(kernelevo.variation.moves.fuse_epilogue) makes of it are judged against eager and torch.compile in
 one evaluator. Reports each version's verdict, time and speedups. With ``--tile-steps``, each
 version's tiles declared in a kernel's body (inductor's templates) are also moved one step at a
-time (kernelevo.variation.template_triton), so that a fused kernel is compared with the seed at
+time (kernelevo.variation.source.template_triton), so that a fused kernel is compared with the seed at
 the tiles that suit it, and the seed at its own. With ``--moves TEXT``, each structural move whose
-label holds TEXT (kernelevo.variation.restructure, e.g. ``warp-specialized``) is judged on the
+label holds TEXT (kernelevo.variation.moves.restructure, e.g. ``warp-specialized``) is judged on the
 seed and on each fusion too.
 
     python benchmarks/fused_epilogue.py \
@@ -28,10 +28,10 @@ sys.path.insert(0, str(ROOT))
 from judge_versions import judge_versions, write_rows  # noqa: E402
 
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.fuse_epilogue import fusions  # noqa: E402
-from kernelevo.variation.restructure import moves  # noqa: E402
-from kernelevo.variation.template import apply, find_tunables  # noqa: E402
-from kernelevo.variation.triton_limits import problems  # noqa: E402
+from kernelevo.variation.moves.fuse_epilogue import fusions  # noqa: E402
+from kernelevo.variation.moves.restructure import moves  # noqa: E402
+from kernelevo.variation.moves.template import apply, find_tunables  # noqa: E402
+from kernelevo.variation.source.triton_limits import problems  # noqa: E402
 
 
 def tile_steps(source: str) -> dict[str, str]:

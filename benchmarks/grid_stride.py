@@ -2,7 +2,7 @@
 
 For each spec, the seed (by default the one converted from torch.compile's Triton, which needs a
 GPU) and, per grid cap, the seed with every kernel the move applies to turned into a grid-stride
-loop (kernelevo.variation.restructure) are judged in one evaluator, against eager and
+loop (kernelevo.variation.moves.restructure) are judged in one evaluator, against eager and
 torch.compile. Reports each version's verdict, time and speedups.
 
     python benchmarks/grid_stride.py benchmarks/suite/gelu_tanh.py --out benchmarks/results/grid_stride-h200.json
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from judge_versions import judge_versions, write_rows  # noqa: E402
 
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.restructure import PROGRAMS, moves  # noqa: E402
+from kernelevo.variation.moves.restructure import PROGRAMS, moves  # noqa: E402
 
 
 def strided(source: str, cap: int) -> str | None:
@@ -45,7 +45,7 @@ def main() -> None:
         if args.seed:
             seed = Path(args.seed).read_text()
         else:
-            from kernelevo.variation.compile_seeds import seeds_from_compile
+            from kernelevo.variation.seeding.compile_seeds import seeds_from_compile
 
             seed = seeds_from_compile(spec, device=args.device)[0][1]
         versions = {"seed": seed} | {f"grid-stride, {cap} programs": s for cap in PROGRAMS

@@ -81,8 +81,9 @@ def summarize(folder: Path) -> dict[str, Any]:
         first, prepared = second["first"], [j.get("prepare_s") for j in second.get("pool_judges", [])]
         prepare = f", judge prepared in {prepared[0]:.1f} s" if prepared and prepared[0] is not None else ""
         rows.append(("second run: judge starts / baselines paid again", "none",
-                     f"{run['judge_starts']} / {run['baselines_s']:.2f} s, joined after {run.get('joined_s') or 0:.2f} s "
-                     f"(first run: joined after {first.get('joined_s') or 0:.1f} s{prepare})", run["judge_starts"] == 0))
+                     f"{run['judge_starts']} / {run['baselines_s']:.2f} s, joined after "
+                     f"{run.get('joined_s') or 0:.2f} s (first run: joined after {first.get('joined_s') or 0:.1f} s"
+                     f"{prepare})", run["judge_starts"] == 0))
     search = read(folder, "ray_gpu.json")
     if search is not None and len(search["rows"]) >= 2:
         hardware["ray_gpu"] = search.get("hardware", "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kernelevo.variation import template
+from kernelevo.variation.moves import template
 
 
 def mutants(source: str, count: int, seed: int) -> list[str]:

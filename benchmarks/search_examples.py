@@ -38,7 +38,7 @@ from kernelevo.records.run_config import Budget, RunConfig  # noqa: E402
 from kernelevo.search.state import SearchState  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.storage.database import open_database  # noqa: E402
-from kernelevo.variation.autotune_launch import BENCH as AUTOTUNE_BENCH  # noqa: E402
+from kernelevo.variation.moves.autotune_launch import BENCH as AUTOTUNE_BENCH  # noqa: E402
 
 
 def bench(path: Path, minutes: float, runs: Path, exports: Path, evaluation: EvalOptions, seed_from: str) -> dict:

@@ -2,7 +2,7 @@
 
 A GEMM with a long K and a small output (KernelBench level 1 problem 6: (256 x 262144) @ (262144 x 256),
 fp32) has 4 tiles of 128 x 128 for 132 SMs: one program a tile leaves the GPU nearly idle, and sums
-8,192 dot products of a tile in one fp32 order. The library-GEMM move (kernelevo.variation.library_gemm)
+8,192 dot products of a tile in one fp32 order. The library-GEMM move (kernelevo.variation.moves.library_gemm)
 writes the GEMM with K split over programs; this script judges it at the spec's own sizes for several
 splits, beside the library call, each against eager and torch.compile in the same judge:
 
@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.library_gemm import SPLIT, gemm_swaps  # noqa: E402
-from kernelevo.variation.source_text import SourceText  # noqa: E402
+from kernelevo.variation.moves.library_gemm import SPLIT, gemm_swaps  # noqa: E402
+from kernelevo.variation.source.source_text import SourceText  # noqa: E402
 
 LIBRARY = '''
 import torch

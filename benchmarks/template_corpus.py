@@ -4,7 +4,7 @@ Every kernel of ``tests/variation/triton_corpus`` (each names its spec on a ``Sp
 is evaluated, then every single-step neighbour the operator's sweep proposes and
 ``--random`` draws of its mutation (one or two parameters, sometimes several steps away); with
 ``--moves``, instead, every structural move the kernel offers (pipelining, eviction hints,
-grid-stride loops, epilogue fusion, autotuning: ``kernelevo.variation.restructure``).
+grid-stride loops, epilogue fusion, autotuning: ``kernelevo.variation.moves.restructure``).
 The evaluator judges each as it judges the search's candidates; timing is cut to one
 repetition, since only the verdict counts here. On a machine without a GPU the kernels run
 in Triton's CPU interpreter: the verdicts are the point, no time is a GPU speed.
@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from kernelevo.evaluation import EvalOptions, Evaluator  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation.restructure import moves  # noqa: E402
-from kernelevo.variation.template import find_tunables, mutate, sweep  # noqa: E402
+from kernelevo.variation.moves.restructure import moves  # noqa: E402
+from kernelevo.variation.moves.template import find_tunables, mutate, sweep  # noqa: E402
 
 CORPUS = ROOT / "tests" / "variation" / "triton_corpus"
 

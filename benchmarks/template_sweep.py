@@ -1,8 +1,8 @@
 """The template space of a seed swept exhaustively on a GPU: the ground truth a search's best is measured against.
 
 ``sweep``: for each spec, the seed a run starts from (torch.compile's kernels at the timed sizes,
-``kernelevo.variation.compile_seeds``) and every combination of its tunables within ``--steps``
-of the seed's values (``kernelevo.variation.template.space``), judged by one in-process evaluator
+``kernelevo.variation.seeding.compile_seeds``) and every combination of its tunables within ``--steps``
+of the seed's values (``kernelevo.variation.moves.template.space``), judged by one in-process evaluator
 with racing off (every candidate timed in full). ``compare``: the sweep's best against a
 search's best-so-far curve (``search_examples.py`` records it): after how many evaluations the
 search reached 95% of the sweep's best speed, against the issue's target of 25% of the sweep's
@@ -31,8 +31,8 @@ from eval_profile import judge_all  # noqa: E402
 
 from kernelevo.evaluation import EvalOptions  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
-from kernelevo.variation import template  # noqa: E402
-from kernelevo.variation.compile_seeds import inductor_seeds  # noqa: E402
+from kernelevo.variation.moves import template  # noqa: E402
+from kernelevo.variation.seeding.compile_seeds import inductor_seeds  # noqa: E402
 
 REACH = 0.95  # of the sweep's best speed
 WITHIN = 0.25  # of the sweep's evaluations

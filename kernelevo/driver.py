@@ -48,8 +48,8 @@ from kernelevo.storage.runs import (
     spec_of,
     start_run,
 )
-from kernelevo.variation.llm import missing_key_message
-from kernelevo.variation.models import ModelPool
+from kernelevo.variation.llm.client import missing_key_message
+from kernelevo.variation.llm.models import ModelPool
 from kernelevo.variation.operators import build_operators
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class RunOutcome:
 
 def make_llm(config: RunConfig) -> ModelPool | None:
     """The run's models behind one client (None: offline). ``kernelevo run`` has already made each
-    answer a test call (:func:`~kernelevo.variation.models.preflight`); a missing key is caught here too."""
+    answer a test call (:func:`~kernelevo.variation.llm.models.preflight`); a missing key is caught here too."""
     models = config.llm_models()
     if not models:
         return None
@@ -239,9 +239,9 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
     from kernelevo.evaluation.library_policy import effective_policy
-    from kernelevo.variation.compile_seeds import seeds_from_compile
-    from kernelevo.variation.inductor_capture import CaptureError
-    from kernelevo.variation.inductor_seed import ConversionError
+    from kernelevo.variation.seeding.compile_seeds import seeds_from_compile
+    from kernelevo.variation.seeding.inductor_capture import CaptureError
+    from kernelevo.variation.seeding.inductor_seed import ConversionError
 
     started = time.monotonic()
     try:

@@ -34,7 +34,7 @@ from kernelevo.storage.database import Database, utcnow
 from kernelevo.storage.recorder import RunRecorder
 from kernelevo.storage.runs import create_run, save_spec, spec_of
 from kernelevo.storage.tables import RunRow, SpecRow
-from kernelevo.variation.metaprompt import PromptArchive
+from kernelevo.variation.llm.metaprompt import PromptArchive
 
 
 class ImportError_(ValueError):

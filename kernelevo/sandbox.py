@@ -110,7 +110,7 @@ FORK_SERVERS = frozenset({"kernelevo.zygote:Zygote"})
 # rules, and CUDA writes its process's /proc entries as it starts: such a parent may write beneath /proc,
 # and each contained child narrows that to its own entries.
 GPU_PARENTS = frozenset({"kernelevo.evaluation.judge_process:JudgeProcess",
-                         "kernelevo.variation.inductor_capture:CaptureHandler", *FORK_SERVERS})
+                         "kernelevo.variation.seeding.inductor_capture:CaptureHandler", *FORK_SERVERS})
 
 
 @dataclass

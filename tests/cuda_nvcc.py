@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.utils.cuda_source import find_cuda
-from kernelevo.variation.cuda_launches import template_strings
+from kernelevo.variation.source.cuda_launches import template_strings
 
 NVCC = shutil.which("nvcc")
 STUB = Path(__file__).parent / "cuda_stub"

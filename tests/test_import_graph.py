@@ -100,3 +100,19 @@ def test_no_unit_imports_what_it_must_not() -> None:
 def test_no_cycles_between_packages() -> None:
     found = cycles(import_graph())
     assert found == set(), f"import cycles: {found}"
+
+
+def test_the_rooms_of_variation_import_only_downward() -> None:
+    """kernelevo.variation's rooms: seeding and the operators use the moves, the moves use source analysis, and
+    source analysis uses no other room (a tuning literal's reader never needs a move)."""
+    rooms: dict[str, set[str]] = defaultdict(set)
+    variation = PACKAGE / "variation"
+    for path in variation.rglob("*.py"):
+        parts = path.relative_to(variation).parts
+        room = parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kernelevo.variation."):
+                rooms[room].add(node.module.split(".")[2])
+    graph = {room: used - {room} for room, used in rooms.items()}
+    assert cycles(graph) == set(), graph
+    assert graph["source"] == set() and graph["moves"] <= {"source"}, graph

@@ -218,7 +218,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     models' test calls -- before the database is opened for writing and the run's row is made."""
     from kernelevo.spec import SpecError, read_spec
     from kernelevo.storage.runs import RunBusy, RunNotFound
-    from kernelevo.variation.models import PreflightError
+    from kernelevo.variation.llm.models import PreflightError
 
     if (args.spec is None) == (args.resume is None):
         return fail("give a spec to start a run, or --resume RUN_ID to continue one (kernelevo runs lists them)")
@@ -305,7 +305,7 @@ async def _ready_to_start(config: RunConfig, spec: Spec | None) -> None:
     """Check ``spec`` in an isolated child (a new run's; a resumed run's spec was checked when it started) while
     every model answers a test call; the spec's problem first (SpecError), else the models' (PreflightError)."""
     from kernelevo.spec import check_spec
-    from kernelevo.variation.models import preflight
+    from kernelevo.variation.llm.models import preflight
 
     checks: list[Awaitable[object]] = [preflight(config.llm_models())]
     if spec is not None:  # on this machine: on a Ray cluster's GPUs it is checked again as its judges start

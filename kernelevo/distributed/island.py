@@ -42,7 +42,7 @@ from kernelevo.search.island import Asked, Duplicate, Message, Migrant, Seen, To
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
-from kernelevo.variation.metaprompt import PromptArchive
+from kernelevo.variation.llm.metaprompt import PromptArchive
 
 log = logging.getLogger(__name__)
 

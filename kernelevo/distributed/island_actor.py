@@ -32,7 +32,7 @@ class IslandActor:
         llm = None
         models = config.llm_models()
         if models:  # its own clients: its own connections and rate limits
-            from kernelevo.variation.models import ModelPool
+            from kernelevo.variation.llm.models import ModelPool
 
             llm = ModelPool(models, rng=random.Random(config.seed * 1009 + island))
         self.body = IslandEmitter(spec, config, island, llm=llm)

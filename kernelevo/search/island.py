@@ -37,8 +37,8 @@ from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.prompt_evolution import evolve_prompt
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
-from kernelevo.variation.metaprompt import MetaPrompt, PromptArchive
-from kernelevo.variation.models import ModelPool
+from kernelevo.variation.llm.metaprompt import MetaPrompt, PromptArchive
+from kernelevo.variation.llm.models import ModelPool
 from kernelevo.variation.operators import Operator, build_operators
 
 log = logging.getLogger(__name__)

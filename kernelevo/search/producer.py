@@ -20,9 +20,9 @@ from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
 from kernelevo.search.used_up import UsedUp
 from kernelevo.spec import Spec
-from kernelevo.variation.llm import cut_short
+from kernelevo.variation.llm.client import cut_short
+from kernelevo.variation.llm.prompts import HardwareFacts
 from kernelevo.variation.operators import Operator, Parent, VariationRequest
-from kernelevo.variation.prompts import HardwareFacts
 
 if TYPE_CHECKING:  # the state holds the emitter, which holds this producer
     from kernelevo.search.emitter import Emitter

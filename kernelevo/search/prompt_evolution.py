@@ -1,7 +1,7 @@
 """Meta-prompt evolution: an LLM rewrites one of the prompts the LLM operators use.
 
 Every ``evolve_prompts_every`` LLM samples the loop asks for one: a prompt is chosen, a
-mutation drawn (:data:`~kernelevo.variation.metaprompt.MUTATIONS`), and the LLM is shown the
+mutation drawn (:data:`~kernelevo.variation.llm.metaprompt.MUTATIONS`), and the LLM is shown the
 prompt with the best kernel it led to. The new prompt joins the archive unless it repeats
 one; a failed call or an unusable reply is an operator failure of ``prompt-evolution``.
 """
@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from kernelevo.records.candidate import OperatorFailure, PromptEvolution
 from kernelevo.search.state import SearchState
-from kernelevo.variation.llm import LLMError, cut_short
-from kernelevo.variation.metaprompt import MUTATIONS, MetaPrompt, parse_sections
-from kernelevo.variation.models import ModelPool
-from kernelevo.variation.prompts import HardwareFacts, evolve_prompt_messages
+from kernelevo.variation.llm.client import LLMError, cut_short
+from kernelevo.variation.llm.metaprompt import MUTATIONS, MetaPrompt, parse_sections
+from kernelevo.variation.llm.models import ModelPool
+from kernelevo.variation.llm.prompts import HardwareFacts, evolve_prompt_messages
 
 
 async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, *, language: str,

@@ -47,7 +47,7 @@ from kernelevo.search.state import SearchState
 from kernelevo.search.tasks import Task, Tasks
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
-from kernelevo.variation.models import ModelPool
+from kernelevo.variation.llm.models import ModelPool
 from kernelevo.variation.operators import Operator
 
 log = logging.getLogger(__name__)

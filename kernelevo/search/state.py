@@ -23,7 +23,7 @@ from kernelevo.records.result import EvalResult
 from kernelevo.search.bandit import OperatorBandit
 from kernelevo.search.emitter import Emitter
 from kernelevo.storage.recorder import StoredRun
-from kernelevo.variation.metaprompt import PromptArchive
+from kernelevo.variation.llm.metaprompt import PromptArchive
 
 
 def objective_of(result: EvalResult) -> float | None:

@@ -46,7 +46,7 @@ from kernelevo.storage.tables import (
     PromptRow,
     RunRow,
 )
-from kernelevo.variation.metaprompt import MetaPrompt, PromptArchive
+from kernelevo.variation.llm.metaprompt import MetaPrompt, PromptArchive
 
 log = logging.getLogger(__name__)
 

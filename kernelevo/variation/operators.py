@@ -15,12 +15,13 @@ from typing import Protocol
 
 from kernelevo.records.candidate import Candidate, OperatorName, Usage
 from kernelevo.records.result import LIBRARY_FAMILIES, EvalResult
-from kernelevo.variation import prompts, template
-from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
-from kernelevo.variation.llm import LLMError, LLMReply
-from kernelevo.variation.metaprompt import MetaPrompt
-from kernelevo.variation.prompts import HardwareFacts
-from kernelevo.variation.restructure import restructure
+from kernelevo.variation.llm import prompts
+from kernelevo.variation.llm.client import LLMError, LLMReply
+from kernelevo.variation.llm.extract import UnusableReply, apply_edits, extract_module
+from kernelevo.variation.llm.metaprompt import MetaPrompt
+from kernelevo.variation.llm.prompts import HardwareFacts
+from kernelevo.variation.moves import template
+from kernelevo.variation.moves.restructure import restructure
 
 
 @dataclass
@@ -72,7 +73,7 @@ class Operator(ABC):
 class TemplateOperator(Operator):
     """Tunes literal parameters (block sizes, warps, stages); crosses parameter sets of two elites;
     now and then moves a Triton kernel's structure (pipelined loops, eviction hints:
-    :mod:`kernelevo.variation.restructure`), and always when no parameter is left to tune."""
+    :mod:`kernelevo.variation.moves.restructure`), and always when no parameter is left to tune."""
 
     name = OperatorName.TEMPLATE
 

@@ -18,7 +18,7 @@ from kernelevo.search.island import IslandEmitter, IslandPrompts, Migrant, Seen,
 from kernelevo.search.islands import destination
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.spec import read_spec
-from kernelevo.variation.metaprompt import SECTIONS, PromptArchive
+from kernelevo.variation.llm.metaprompt import SECTIONS, PromptArchive
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [d.name for d in descriptor_set("levels")]

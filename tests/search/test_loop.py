@@ -25,7 +25,7 @@ from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.search.state import replay
 from kernelevo.spec import read_spec
 from kernelevo.storage.recorder import load_run
-from kernelevo.variation.metaprompt import MUTATIONS
+from kernelevo.variation.llm.metaprompt import MUTATIONS
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

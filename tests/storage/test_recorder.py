@@ -16,7 +16,7 @@ from kernelevo.storage import queries
 from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.runs import create_run, save_spec
 from kernelevo.storage.tables import EliteRow, EvaluationRow, RunRow
-from kernelevo.variation.metaprompt import PromptArchive
+from kernelevo.variation.llm.metaprompt import PromptArchive
 
 
 def new_run(db, examples_dir: Path) -> int:

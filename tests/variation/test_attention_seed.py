@@ -12,9 +12,9 @@ from pathlib import Path
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.spec import read_spec
-from kernelevo.variation.attention_seed import attention_seeds, own_attention
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.inductor_seed import to_candidate
+from kernelevo.variation.seeding.attention_seed import attention_seeds, own_attention
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.inductor_seed import to_candidate
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = Path(__file__).parent / "inductor_captures"

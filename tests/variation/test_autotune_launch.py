@@ -12,11 +12,11 @@ import pytest
 from kernelevo.archive.descriptors import parallelism_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.spec import read_spec
-from kernelevo.variation.autotune_launch import autotunings
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.inductor_seed import to_candidate
-from kernelevo.variation.restructure import moves
-from kernelevo.variation.source_text import SourceText
+from kernelevo.variation.moves.autotune_launch import autotunings
+from kernelevo.variation.moves.restructure import moves
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.inductor_seed import to_candidate
+from kernelevo.variation.source.source_text import SourceText
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from kernelevo.variation.extract import UnusableReply, apply_edits, extract_module
+from kernelevo.variation.llm.extract import UnusableReply, apply_edits, extract_module
 
 MODULE = '''import torch.nn as nn
 

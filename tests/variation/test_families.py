@@ -1,4 +1,4 @@
-"""Kernel families (kernelevo.variation.families): a family matches a reference by its traced graph, and every
+"""Kernel families (kernelevo.variation.seeding.families): a family matches a reference by its traced graph, and every
 seed it writes is judged correct by the real evaluator (Triton's interpreter on the CPU) on every variant.
 
 The specs under ``family_specs/`` have the structure of suite specs (benchmarks/suite/) at sizes the
@@ -20,12 +20,12 @@ from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.spec.loaded import LoadedSpec
-from kernelevo.variation import template
-from kernelevo.variation.families import FAMILIES, family_seeds, matching
-from kernelevo.variation.families.norm import NormFamily
-from kernelevo.variation.families.tracer import trace
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.op_graph import OpGraph, trace_graph
+from kernelevo.variation.moves import template
+from kernelevo.variation.seeding.families import FAMILIES, family_seeds, matching
+from kernelevo.variation.seeding.families.norm import NormFamily
+from kernelevo.variation.seeding.families.tracer import trace
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.op_graph import OpGraph, trace_graph
 
 HERE = Path(__file__).parent
 SPECS = HERE / "family_specs"

@@ -11,9 +11,9 @@ import pytest
 from kernelevo.archive.descriptors import compute_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.spec import read_spec
-from kernelevo.variation.compile_seeds import fused_seeds
-from kernelevo.variation.fuse_epilogue import fusions
-from kernelevo.variation.restructure import moves
+from kernelevo.variation.moves.fuse_epilogue import fusions
+from kernelevo.variation.moves.restructure import moves
+from kernelevo.variation.seeding.compile_seeds import fused_seeds
 
 ROOT = Path(__file__).parents[2]
 

@@ -23,10 +23,10 @@ from kernelevo.records.result import ErrorKind
 from kernelevo.records.run_config import RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
-from kernelevo.variation import template
-from kernelevo.variation.compile_seeds import STRUCTURES, TEMPLATES, inductor_seeds
-from kernelevo.variation.inductor_capture import Capture, CaptureError, capture
-from kernelevo.variation.inductor_seed import ConversionError, to_candidate
+from kernelevo.variation.moves import template
+from kernelevo.variation.seeding.compile_seeds import STRUCTURES, TEMPLATES, inductor_seeds
+from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError, capture
+from kernelevo.variation.seeding.inductor_seed import ConversionError, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
@@ -240,7 +240,7 @@ def test_a_capture_that_fixed_a_variable_size_needs_each_variants_sizes() -> Non
 
 def test_the_operators_and_descriptors_leave_the_untimed_sizes_kernels_alone() -> None:
     from kernelevo.archive.descriptors import descriptor_set
-    from kernelevo.variation.restructure import moves
+    from kernelevo.variation.moves.restructure import moves
 
     dispatching = to_candidate(load("rmsnorm_dim1"), [load("rmsnorm_dim1.static")])
     timed_only = to_candidate(None, [load("rmsnorm_dim1.static")])

@@ -1,4 +1,4 @@
-"""The moves between a library GEMM and a Triton GEMM of the project's own (kernelevo.variation.library_gemm).
+"""The moves between a library GEMM and a Triton GEMM of the project's own (kernelevo.variation.moves.library_gemm).
 
 On torch.compile's own seed for a GEMM with a GELU epilogue (captured on an H200, GEMM left to cuBLAS),
 and on small hand-written candidates judged by the real evaluator in Triton's interpreter.
@@ -14,12 +14,12 @@ import pytest
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.spec import read_spec
-from kernelevo.variation.fuse_epilogue import fusions
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.inductor_seed import to_candidate
-from kernelevo.variation.library_gemm import SPLIT, gemm_swaps
-from kernelevo.variation.source_text import SourceText
-from kernelevo.variation.template_triton import find_tunables
+from kernelevo.variation.moves.fuse_epilogue import fusions
+from kernelevo.variation.moves.library_gemm import SPLIT, gemm_swaps
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.inductor_seed import to_candidate
+from kernelevo.variation.source.source_text import SourceText
+from kernelevo.variation.source.template_triton import find_tunables
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = Path(__file__).parent / "inductor_captures"

@@ -9,7 +9,7 @@ from llm_server import Reply, ScriptedLLMServer
 
 from kernelevo.records.candidate import Usage
 from kernelevo.records.run_config import LLMConfig
-from kernelevo.variation.llm import LLMClient, LLMError, missing_key_message, spent_before_cancel
+from kernelevo.variation.llm.client import LLMClient, LLMError, missing_key_message, spent_before_cancel
 
 MESSAGES = [{"role": "user", "content": "write a kernel"}]
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from kernelevo.variation.metaprompt import SECTIONS, MetaPrompt, PromptArchive, parse_sections
+from kernelevo.variation.llm.metaprompt import SECTIONS, MetaPrompt, PromptArchive, parse_sections
 
 HEADINGS = ["## Philosophy", "## Strategies", "## Pitfalls", "## Analysis"]
 

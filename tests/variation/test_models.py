@@ -11,8 +11,8 @@ import pytest
 from llm_server import Reply, ScriptedLLMServer
 
 from kernelevo.records.run_config import LLMConfig
-from kernelevo.variation.llm import LLMError
-from kernelevo.variation.models import ModelPool, PreflightError, preflight
+from kernelevo.variation.llm.client import LLMError
+from kernelevo.variation.llm.models import ModelPool, PreflightError, preflight
 
 MESSAGES = [{"role": "user", "content": "write a kernel"}]
 

@@ -13,8 +13,9 @@ from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.run_config import LLMConfig
 from kernelevo.spec import read_spec
-from kernelevo.variation.llm import LLMClient
-from kernelevo.variation.metaprompt import PromptArchive
+from kernelevo.variation.llm.client import LLMClient
+from kernelevo.variation.llm.metaprompt import PromptArchive
+from kernelevo.variation.llm.prompts import HardwareFacts
 from kernelevo.variation.operators import (
     CrossoverOperator,
     DiffOperator,
@@ -24,7 +25,6 @@ from kernelevo.variation.operators import (
     TemplateOperator,
     VariationRequest,
 )
-from kernelevo.variation.prompts import HardwareFacts
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kernelevo.variation.metaprompt import PromptArchive
-from kernelevo.variation.prompts import (
+from kernelevo.variation.llm.metaprompt import PromptArchive
+from kernelevo.variation.llm.prompts import (
     REWRITE,
     HardwareFacts,
     crossover_messages,

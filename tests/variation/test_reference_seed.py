@@ -10,9 +10,9 @@ from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
-from kernelevo.variation.compile_seeds import seeds_from_compile
-from kernelevo.variation.inductor_capture import CaptureError
-from kernelevo.variation.reference_seed import ReferenceSeedError, reference_seed
+from kernelevo.variation.seeding.compile_seeds import seeds_from_compile
+from kernelevo.variation.seeding.inductor_capture import CaptureError
+from kernelevo.variation.seeding.reference_seed import ReferenceSeedError, reference_seed
 
 SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "suite"
 

@@ -15,11 +15,11 @@ from kernelevo.archive.descriptors import memory_level, parallelism_level
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.candidate import Candidate
 from kernelevo.spec import read_spec
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.inductor_seed import to_candidate
+from kernelevo.variation.llm.prompts import HardwareFacts
+from kernelevo.variation.moves.restructure import moves, restructure
 from kernelevo.variation.operators import Parent, TemplateOperator, VariationRequest
-from kernelevo.variation.prompts import HardwareFacts
-from kernelevo.variation.restructure import moves, restructure
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.inductor_seed import to_candidate
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]

@@ -1,5 +1,6 @@
-"""The row-epilogue move (kernelevo.variation.row_epilogue): a persistent row reduction after the project's own
-GEMM runs in its epilogue, and the module computes the same (judged by the real evaluator on the CPU interpreter).
+"""The row-epilogue move (kernelevo.variation.moves.row_epilogue): a persistent row reduction after the
+project's own GEMM runs in its epilogue, and the module computes the same (judged by the real evaluator on the
+CPU interpreter).
 
 No capture holds a Linear followed by a persistent reduction, so the candidates are written by hand as inductor
 writes such a module with the GEMM left to the library (host code as ``to_candidate`` writes it, kernels as in
@@ -18,11 +19,11 @@ from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static_check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.utils.pyast import launched_kernel
-from kernelevo.variation.library_gemm import gemm_swaps
-from kernelevo.variation.restructure import moves
-from kernelevo.variation.row_epilogue import row_epilogues
-from kernelevo.variation.source_text import SourceText
-from kernelevo.variation.template import find_tunables
+from kernelevo.variation.moves.library_gemm import gemm_swaps
+from kernelevo.variation.moves.restructure import moves
+from kernelevo.variation.moves.row_epilogue import row_epilogues
+from kernelevo.variation.moves.template import find_tunables
+from kernelevo.variation.source.source_text import SourceText
 
 SPECS = Path(__file__).parent / "row_epilogue_specs"
 

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from kernelevo.utils.cuda_source import is_cuda_source
-from kernelevo.variation.template import (
+from kernelevo.variation.moves.template import (
     JUMP_STEPS,
     MAX_BLOCK,
     STAGES,

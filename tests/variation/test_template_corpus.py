@@ -17,7 +17,7 @@ import pytest
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.spec import read_spec
-from kernelevo.variation.template import find_tunables, mutate, sweep
+from kernelevo.variation.moves.template import find_tunables, mutate, sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "triton_corpus"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from cuda_nvcc import jobs, needs_nvcc, nvcc_many
 
-from kernelevo.variation import cuda_limits
-from kernelevo.variation.template import apply, crossover, describe, find_tunables, mutate, sweep
-from kernelevo.variation.tunable import Tunable
+from kernelevo.variation.moves.template import apply, crossover, describe, find_tunables, mutate, sweep
+from kernelevo.variation.source import cuda_limits
+from kernelevo.variation.source.tunable import Tunable
 
 CORPUS = Path(__file__).parent / "cuda_corpus"
 KERNELS = sorted(CORPUS.glob("*.py"))

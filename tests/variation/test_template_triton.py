@@ -7,10 +7,10 @@ import ast
 import re
 from pathlib import Path
 
-from kernelevo.variation.inductor_capture import Capture
-from kernelevo.variation.inductor_seed import to_candidate
-from kernelevo.variation.template import apply, find_tunables, mutate, sweep
-from kernelevo.variation.triton_limits import problems
+from kernelevo.variation.moves.template import apply, find_tunables, mutate, sweep
+from kernelevo.variation.seeding.inductor_capture import Capture
+from kernelevo.variation.seeding.inductor_seed import to_candidate
+from kernelevo.variation.source.triton_limits import problems
 
 HEADER = """import torch
 import triton

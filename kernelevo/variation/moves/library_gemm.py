@@ -1,0 +1,240 @@
+"""Structural moves between a library GEMM and a Triton GEMM of the project's own.
+
+A seed from torch.compile (and many an LLM's kernel) hands its GEMM to cuBLAS through torch
+and launches its epilogue (bias, activation) as a Triton kernel that reads and writes the
+whole output again. The library GEMM is as fast as cuBLAS, but nothing can be fused into it.
+These moves let the archive hold both forms:
+
+- **to Triton**: ``torch.mm / addmm / bmm / baddbmm (a, b[, out=o])`` in host code becomes the
+  launch of a tiled Triton GEMM (grouped tile order, fp32 accumulation, fp32 inputs multiplied
+  exactly: ``input_precision="ieee"``), one kernel of its own per call site, writing its output
+  with one store. The epilogue-fusion move (:mod:`kernelevo.variation.moves.fuse_epilogue`) can then
+  run the next in-place elementwise kernel inside that store, and the template operator tunes
+  its tiles, warps and stages;
+- **to the library**: a launch of such a kernel whose body is still the move's own (nothing fused
+  into it) becomes the torch call again.
+
+The call must be a statement ``torch.op(..., out=o)`` (inductor's form) or an assignment
+``y = torch.op(...)``; alpha and beta are kept. 2-D and batched 3-D operands, of any strides.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+
+from kernelevo.utils.kept import is_kept
+from kernelevo.utils.pyast import dotted_name, launched_kernel
+from kernelevo.variation.source.source_text import Move, SourceText
+
+_OPS = {"torch.mm": (False, False), "torch.bmm": (False, True), "torch.addmm": (True, False),
+        "torch.baddbmm": (True, True)}  # op -> (has a bias, batched)
+PREFIX = "_kev_gemm_"
+_KERNEL = '''
+
+@triton.jit
+def {name}(a_ptr, b_ptr, c_ptr, bias_ptr, part_ptr, count_ptr, M, N, K, alpha, beta, stride_ab, stride_am,
+        stride_ak, stride_bb, stride_bk, stride_bn, stride_cb, stride_cm, stride_cn, stride_xb, stride_xm, stride_xn,
+        HAS_BIAS: tl.constexpr, PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, SPLIT_K: tl.constexpr):
+    """c = alpha * a @ b (+ beta * bias), one BLOCK_M x BLOCK_N tile a program, batch on axis 1. With SPLIT_K > 1,
+    SPLIT_K programs (axis 2) each sum a slice of K; the last of a tile's to finish adds their partial sums in
+    split order (the same sum whichever finishes last) and stores the tile."""
+    pid = tl.program_id(0)
+    batch = tl.program_id(1)
+    split = tl.program_id(2)
+    num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
+    group = pid // (GROUP_M * num_n)  # GROUP_M rows of tiles walk the columns together: B stays in L2
+    first_m = group * GROUP_M
+    rows = tl.minimum(num_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % (GROUP_M * num_n)) % rows
+    pid_n = (pid % (GROUP_M * num_n)) // rows
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    k_first = split * tl.cdiv(k_tiles, SPLIT_K)
+    k_end = tl.minimum(k_first + tl.cdiv(k_tiles, SPLIT_K), k_tiles)
+    a_tile = a_ptr + batch * stride_ab + rm[:, None] * stride_am + (k_first * BLOCK_K + rk[None, :]) * stride_ak
+    b_tile = b_ptr + batch * stride_bb + (k_first * BLOCK_K + rk[:, None]) * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(k_first, k_end):
+        a = tl.load(a_tile, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BLOCK_K), other=0.0)
+        b = tl.load(b_tile, mask=(rk[:, None] < K - k * BLOCK_K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        a_tile += BLOCK_K * stride_ak
+        b_tile += BLOCK_K * stride_bk
+    inside = (rm[:, None] < M) & (rn[None, :] < N)
+    if SPLIT_K > 1:
+        batches = tl.num_programs(1)
+        tile = (batch.to(tl.int64) * M + rm[:, None]) * N + rn[None, :]  # partial sums: (SPLIT_K, batch, M, N)
+        tl.store(part_ptr + split.to(tl.int64) * batches * M * N + tile, acc, mask=inside)
+        # acquire and release: the partial sums stored before are seen by whichever program counts last
+        done = tl.atomic_add(count_ptr + (batch * num_m + pid_m) * num_n + pid_n, 1)
+        # broadcast first: Triton's interpreter returns the count as a 1-element array, which & makes an int mask
+        inside = inside & (tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32) + done == SPLIT_K - 1)
+        if done == SPLIT_K - 1:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for s in range(0, SPLIT_K):
+                acc += tl.load(part_ptr + s * batches.to(tl.int64) * M * N + tile, mask=inside, other=0.0,
+                               cache_modifier=".cg")
+    acc = acc * alpha
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + batch * stride_xb + rm[:, None] * stride_xm + rn[None, :] * stride_xn,
+                       mask=inside, other=0.0)
+        acc += beta * bias.to(tl.float32)
+    tl.store(c_ptr + batch * stride_cb + rm[:, None] * stride_cm + rn[None, :] * stride_cn,
+             acc.to(c_ptr.dtype.element_ty), mask=inside)
+'''
+# (batch, rows, columns) strides of a 2-D or 3-D operand; a bias broadcast over a dimension strides 0 there
+_HELPER = '''
+
+def _kev_strides(t, dims):
+    """(batch, row, column) strides of t as an operand of dims dimensions: 0 where t is broadcast."""
+    strides = [0] * (3 - t.dim()) + list(t.stride())
+    sizes = [1] * (3 - t.dim()) + list(t.shape)
+    return tuple(0 if size == 1 else stride for size, stride in zip(sizes[-3:], strides[-3:]))
+
+
+def _kev_split_buffers(out, split_k):
+    """A split-K GEMM's partial sums (split_k, batch, M, N) and its tiles' counters, zeroed (tiles of 16 at
+    least: a tl.dot takes no less); with one split, none (the output stands in for both, never touched)."""
+    if split_k == 1:
+        return out, out
+    batch, m, n = (out.shape[0] if out.dim() == 3 else 1), out.shape[-2], out.shape[-1]
+    return (torch.empty((split_k, batch, m, n), dtype=torch.float32, device=out.device),
+            torch.zeros(batch * triton.cdiv(m, 16) * triton.cdiv(n, 16), dtype=torch.int32, device=out.device))
+'''
+# The split of K a move writes besides one: K of 262,144 against a 256 x 256 output (KernelBench level 1 6) is
+# 4 tiles of 128 x 128 for 132 SMs in one split, and one sum of 8,192 dots a tile in fp32.
+SPLIT = 16
+_LAUNCH = ("{indent}{name}[lambda meta: (triton.cdiv({a}.shape[-2], meta['BLOCK_M']) * triton.cdiv({b}.shape[-1], "
+           "meta['BLOCK_N']), {a}.shape[0] if {a}.dim() == 3 else 1, meta['SPLIT_K'])]({a}, {b}, {out}, {bias}, "
+           "*_kev_split_buffers({out}, {name}_split_k), {a}.shape[-2], {b}.shape[-1], {a}.shape[-1], {alpha}, {beta}, "
+           "*_kev_strides({a}, 3), *_kev_strides({b}, 3), *_kev_strides({out}, 3), *_kev_strides({bias}, 3), "
+           "HAS_BIAS={has_bias}, PRECISION='ieee' if {a}.dtype == torch.float32 else 'tf32', BLOCK_M=128, "
+           "BLOCK_N=128, BLOCK_K=32, GROUP_M=8, SPLIT_K={name}_split_k, num_warps=8, num_stages=3)")
+
+
+def _kernel_text(name: str) -> str:
+    return _KERNEL.format(name=name)
+
+
+def _call_parts(call: ast.Call) -> dict[str, str] | None:
+    """The operands of a library GEMM call as text (a, b, bias, alpha, beta, out); None for another call."""
+    op = dotted_name(call.func) or ""
+    if op not in _OPS:
+        return None
+    has_bias, _ = _OPS[op]
+    names = ("bias", "a", "b") if has_bias else ("a", "b")
+    kwargs = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg is not None}
+    if len(call.args) != len(names) or set(kwargs) - {"out", "alpha", "beta"} \
+            or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    parts = dict(zip(names, (ast.unparse(a) for a in call.args), strict=True))
+    return {"op": op, "bias": parts.get("bias", "None"), "a": parts["a"], "b": parts["b"],
+            "alpha": kwargs.get("alpha", "1.0"), "beta": kwargs.get("beta", "1.0"), "out": kwargs.get("out", "")}
+
+
+def _used_names(source: str) -> set[str]:
+    return set(re.findall(rf"\b{PREFIX}\d+\b", source))
+
+
+def _fresh_name(source: str) -> str:
+    taken = _used_names(source)
+    return next(f"{PREFIX}{i}" for i in range(len(taken) + 1) if f"{PREFIX}{i}" not in taken)
+
+
+def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str, str], split_k: int) -> Move:
+    name = _fresh_name(text.source)
+    indent = " " * stmt.col_offset
+    temps = {k: f"{name}_{k}" for k in ("a", "b", "bias")}
+    lines = [f"{indent}{name}_split_k = {split_k}  # programs that share a tile's K (the template operator tunes it)",
+             f"{indent}{temps['a']}, {temps['b']}, {temps['bias']} = {parts['a']}, {parts['b']}, {parts['bias']}"]
+    if parts["out"]:
+        out = parts["out"]
+    else:  # y = torch.op(...): the output is allocated first, as the library would
+        assert isinstance(stmt, ast.Assign)
+        out = ast.unparse(stmt.targets[0])
+        shape = (f"(({temps['a']}.shape[0],) if {temps['a']}.dim() == 3 else ()) + "
+                 f"({temps['a']}.shape[-2], {temps['b']}.shape[-1])")
+        lines.append(f"{indent}{out} = torch.empty({shape}, dtype={temps['a']}.dtype, device={temps['a']}.device)")
+    bias = temps["bias"] if parts["bias"] != "None" else out
+    lines.append(_LAUNCH.format(indent=indent, name=name, a=temps["a"], b=temps["b"], out=out, bias=bias,
+                                alpha=parts["alpha"], beta=parts["beta"], has_bias=parts["bias"] != "None"))
+    start = text.starts[stmt.lineno - 1]
+    end = text.starts[stmt.end_lineno or stmt.lineno]
+    edits = [(start, end, "\n".join(lines) + "\n")]
+    at = text.source.index("\nclass ModelNew") if "\nclass ModelNew" in text.source else len(text.source)
+    helper = _HELPER if "def _kev_strides(" not in text.source else ""
+    imports = "".join(f"\n{line}" for line in ("import triton", "import triton.language as tl")
+                      if not re.search(rf"^{re.escape(line)}\s*$", text.source, re.MULTILINE))
+    edits.append((at, at, imports + _kernel_text(name) + helper))
+    split = f", K split {split_k} ways" if split_k > 1 else ""
+    return Move(f"{parts['op']} -> a Triton GEMM of its own ({name}{split})", functools.partial(text.splice, edits))
+
+
+def own_kernel_untouched(tree: ast.Module, name: str) -> bool:
+    """Whether kernel ``name`` is still this module's GEMM as the move wrote it (nothing fused, nothing tuned
+    in its body: the launch's settings may differ)."""
+    kernel = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if kernel is None:
+        return False
+    written = ast.parse(_kernel_text(name)).body[0]
+    return ast.dump(kernel) == ast.dump(written)
+
+
+def _to_library(text: SourceText, tree: ast.Module, before: list[ast.stmt], launch: ast.Expr) -> Move | None:
+    """``_kev_gemm_N[...](a, b, out, bias, ..., alpha, beta, ...)`` (after its split's and its operands'
+    assignments, ``before``) -> the torch call; the kernel's definition goes."""
+    call = launch.value
+    assert isinstance(call, ast.Call)
+    name = launched_kernel(call) or ""
+    split, assign = before
+    if not own_kernel_untouched(tree, name) or len(call.args) < 10 or not isinstance(split, ast.Assign) \
+            or [ast.unparse(t) for t in split.targets] != [f"{name}_split_k"] or not isinstance(assign, ast.Assign) \
+            or not isinstance(assign.value, ast.Tuple) or len(assign.value.elts) != 3:
+        return None
+    a, b, bias = (ast.unparse(e) for e in assign.value.elts)
+    out, alpha, beta = (ast.unparse(call.args[i]) for i in (2, 8, 9))  # the split-K buffers are one starred
+    indent = " " * assign.col_offset
+    if bias == "None":
+        line = f"{indent}torch.matmul({a}, {b}, out={out})"
+    else:  # addmm for 2-D operands, baddbmm for batched ones
+        line = (f"{indent}if ({a}).dim() == 2:\n{indent}    torch.addmm({bias}, {a}, {b}, alpha={alpha}, beta={beta}, "
+                f"out={out})\n{indent}else:\n{indent}    torch.baddbmm({bias}, {a}, {b}, alpha={alpha}, beta={beta}, "
+                f"out={out})")
+    kernel = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    start = min([d.lineno for d in kernel.decorator_list] + [kernel.lineno])
+    edits = [(text.starts[split.lineno - 1], text.starts[launch.end_lineno or launch.lineno], line + "\n"),
+             (text.starts[start - 1] - 2, text.starts[kernel.end_lineno or kernel.lineno], "")]
+    return Move(f"{name} -> the library GEMM again", functools.partial(text.splice, edits))
+
+
+def gemm_swaps(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
+    """Every library GEMM of the host code as a Triton GEMM, and every own Triton GEMM as the library's."""
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or is_kept(source, fn) or \
+                any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").endswith("jit")
+                    for d in fn.decorator_list):
+            continue
+        for i, stmt in enumerate(fn.body):
+            call = stmt.value if isinstance(stmt, ast.Expr | ast.Assign) else None
+            if not isinstance(call, ast.Call):
+                continue
+            parts = _call_parts(call)
+            if parts is not None and (parts["out"] if isinstance(stmt, ast.Expr) else
+                                      isinstance(stmt, ast.Assign) and not parts["out"]
+                                      and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                found += [_to_triton(text, stmt, call, parts, split_k) for split_k in (1, SPLIT)]
+            elif isinstance(stmt, ast.Expr) and (launched_kernel(call) or "").startswith(PREFIX) and i > 1:
+                move = _to_library(text, tree, fn.body[i - 2:i], stmt)
+                if move is not None:
+                    found.append(move)
+    return found
+
+
+__all__ = ["PREFIX", "SPLIT", "gemm_swaps", "own_kernel_untouched"]

@@ -1,0 +1,100 @@
+"""The Triton kernels of the pooling family (:mod:`kernelevo.variation.seeding.families.pool`), as source text.
+
+Every pool is computed as a 3-D one over (D, H, W) of a plane ``n * C + c`` (a 2-D pool has D = 1, a 1-D
+pool H = 1 too). ``op`` picks max (0, NaN propagating as torch's) or average (1, every window counted
+whole: no padding). The window's sizes, strides, paddings and dilations are constexprs, so its loops
+unroll; every load is masked (out of the input: -inf for max), so a block size changes the speed, never
+the result.
+"""
+
+KERNELS = '''
+
+@triton.jit
+def _kev_pool_max(a, b):
+    """The larger of a and b, NaN where either is NaN (as torch's max pooling)."""
+    return tl.where((a > b) | (a != a), a, b)
+
+
+@triton.jit
+def _kev_pool_tiles(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
+                    KW: tl.constexpr, SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr, PD: tl.constexpr,
+                    PH: tl.constexpr, PW: tl.constexpr, DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+                    BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr):
+    """A tile of BLOCK_H x BLOCK_W outputs of one output depth of one plane per program. Its windows
+    overlap: each window offset is a shifted load of the tile's input region, which the offsets before
+    it brought into L1, so DRAM and L2 see the region (the tile's inputs and its halo) about once."""
+    plane = tl.program_id(0)
+    nc = plane // OD
+    od = plane % OD
+    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    ow = tl.program_id(2) * BLOCK_W + tl.arange(0, BLOCK_W)
+    out_mask = (oh < OH)[:, None] & (ow < OW)[None, :]
+    base = nc.to(tl.int64) * D * H * W
+    if op == 0:
+        acc = tl.full([BLOCK_H, BLOCK_W], float("-inf"), tl.float32)
+    else:
+        acc = tl.zeros([BLOCK_H, BLOCK_W], tl.float32)
+    for kd in tl.static_range(KD):
+        # the input depth as a vector over the tile's rows: Triton's interpreter turns a scalar mask and'd
+        # into a vector one into int32, which its loads refuse
+        i_d = od * SD - PD + kd * DD + tl.zeros([BLOCK_H], tl.int32)
+        d_ok = (i_d >= 0) & (i_d < D)
+        for kh in tl.static_range(KH):
+            ih = oh * SH - PH + kh * DH
+            h_ok = (ih >= 0) & (ih < H) & (oh < OH) & d_ok
+            for kw in tl.static_range(KW):
+                iw = ow * SW - PW + kw * DW
+                mask = h_ok[:, None] & ((iw >= 0) & (iw < W) & (ow < OW))[None, :]
+                at = base + (i_d[:, None] * H + ih[:, None]).to(tl.int64) * W + iw[None, :]
+                if op == 0:
+                    v = tl.load(X + at, mask=mask, other=float("-inf")).to(tl.float32)
+                    acc = _kev_pool_max(acc, v)
+                else:
+                    acc += tl.load(X + at, mask=mask, other=0.0).to(tl.float32)
+    if op == 1:
+        acc = acc / (KD * KH * KW)
+    out = nc.to(tl.int64) * OD * OH * OW + (od * OH + oh[:, None]).to(tl.int64) * OW + ow[None, :]
+    tl.store(Y + out, acc, mask=out_mask)
+
+
+@triton.jit
+def _kev_pool_blocked(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
+                      KW: tl.constexpr, KHP: tl.constexpr, KWP: tl.constexpr, BLOCK_H: tl.constexpr,
+                      BLOCK_W: tl.constexpr):
+    """Windows that tile the input (stride = window, no padding, no dilation): a program loads its
+    BLOCK_H x BLOCK_W windows as one [BLOCK_H, KHP, BLOCK_W, KWP] tile (KHP, KWP: the window's sizes
+    padded to powers of two, the padding masked), each input element by one lane exactly once, and
+    reduces over the window's axes in registers."""
+    plane = tl.program_id(0)
+    nc = plane // OD
+    od = plane % OD
+    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    ow = tl.program_id(2) * BLOCK_W + tl.arange(0, BLOCK_W)
+    kh = tl.arange(0, KHP)
+    kw = tl.arange(0, KWP)
+    ih = oh[:, None] * KH + kh[None, :]  # [BLOCK_H, KHP]
+    iw = ow[:, None] * KW + kw[None, :]  # [BLOCK_W, KWP]
+    h_ok = (oh < OH)[:, None] & (kh < KH)[None, :]
+    w_ok = (ow < OW)[:, None] & (kw < KW)[None, :]
+    mask = h_ok[:, :, None, None] & w_ok[None, None, :, :]
+    base = nc.to(tl.int64) * D * H * W
+    if op == 0:
+        acc = tl.full([BLOCK_H, BLOCK_W], float("-inf"), tl.float32)
+    else:
+        acc = tl.zeros([BLOCK_H, BLOCK_W], tl.float32)
+    for kd in tl.static_range(KD):
+        at = base + ((od * KD + kd) * H + ih[:, :, None, None]).to(tl.int64) * W + iw[None, None, :, :]
+        if op == 0:
+            v = tl.load(X + at, mask=mask, other=float("-inf")).to(tl.float32)
+            acc = _kev_pool_max(acc, tl.reduce(tl.reduce(v, 3, _kev_pool_max), 1, _kev_pool_max))
+        else:
+            v = tl.load(X + at, mask=mask, other=0.0).to(tl.float32)
+            acc += tl.sum(tl.sum(v, axis=3), axis=1)
+    if op == 1:
+        acc = acc / (KD * KH * KW)
+    out_mask = (oh < OH)[:, None] & (ow < OW)[None, :]
+    out = nc.to(tl.int64) * OD * OH * OW + (od * OH + oh[:, None]).to(tl.int64) * OW + ow[None, :]
+    tl.store(Y + out, acc, mask=out_mask)
+'''
+
+__all__ = ["KERNELS"]
