@@ -40,6 +40,6 @@ def test_real_judges_on_the_cpu(tmp_path: Path) -> None:
         for run in row["runs"]:
             assert run["stopped"] == "the benchmark's window is over"
     assert rows[0]["runs"][0]["judged"] >= 1
-    # the pool's one actor started the judge for the first run; the runs after found it warm
-    assert rows[0]["runs"][0]["judge_starts"] == 1 and rows[0]["runs"][0]["judge_start_s"] > 0
-    assert all(run["judge_starts"] == 0 for row in rows[1:] for run in row["runs"])
+    # the pool prepared the judge when the first run registered (no candidate waited for it, so no result
+    # carries that start); every run after found it warm
+    assert all(run["judge_starts"] == 0 for row in rows for run in row["runs"])
