@@ -52,7 +52,7 @@ class EvaluatorActor:
             evaluator.start()
         except SpecError as exc:
             return str(exc)
-        evaluator.untold_start_costs()
+        evaluator.forget_start_costs()
         return None
 
     def evaluate(self, spec: Spec, source: str, race: Race | None = None,

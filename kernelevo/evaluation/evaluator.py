@@ -204,11 +204,10 @@ class Evaluator:
         result.costs.total_s = time.perf_counter() - started
         return result
 
-    def untold_start_costs(self) -> StageCosts | None:
-        """What starting the judge cost, taken so that no result carries it: a start no candidate waited for
-        (the shared pool's, prepared when a run registers, before any of its candidates is sent)."""
-        start, self._start_costs = self._start_costs, None
-        return start
+    def forget_start_costs(self) -> None:
+        """No result carries what starting the judge cost: a start no candidate waited for (the shared pool's,
+        prepared when a run registers, before any of its candidates is sent)."""
+        self._start_costs = None
 
     def _take_start_costs(self, result: EvalResult) -> None:
         """The first result after a judge's start carries what starting it cost."""
