@@ -15,7 +15,7 @@
 # service's twice the pool's slots submitted (shared_client.SUBMITTED_PER_SLOT; with only the slots, a run
 # weighted 3 had no candidate waiting when a slot freed, and 3:1 came out 50:50 on 2 CPU judges).
 # Lengths (environment): FS_SECONDS (33 s per fair-share scenario), RG_MINUTES (0.5 per search),
-# BATCH_MUTANTS (1 per seed), SR_EVALUATIONS (6 per run); POOL_SPEC, the spec of the shared-pool runs
+# BATCH_MUTANTS (1 per seed), BATCH_LIMIT (360 s), SR_EVALUATIONS (6 per run); POOL_SPEC, the spec of the shared-pool runs
 # (default examples/matmul_epilogue/spec.py). Ray must be importable (GPU.md says how).
 # DEVICE=cpu: a rehearsal without a GPU (gelu judged in Triton's interpreter on 2 logical GPUs; slow,
 # and no GPU figure). After a step that failed or overran, `ray stop --force` ends the Ray it left
@@ -89,7 +89,7 @@ for name in $STEPS; do
             step ray_gpu 180 "$PY" benchmarks/ray_gpu.py "${SEARCH[@]}" --runs "ray:1,$EVERY" \
                 --minutes "$RG_MINUTES" --tail-limit 10 --out "$OUT_DIR/ray_gpu.json" ;;
         batch)
-            step batch 360 "$PY" benchmarks/batch_kernelbench.py "${BATCH[@]}" --modes "ray:1,$EVERY" \
+            step batch "${BATCH_LIMIT:-360}" "$PY" benchmarks/batch_kernelbench.py "${BATCH[@]}" --modes "ray:1,$EVERY" \
                 --mutants "$BATCH_MUTANTS" --out "$OUT_DIR/batch_kernelbench.json" ;;
         fair_share_backlog)
             step fair_share_backlog 150 "$PY" benchmarks/fair_share.py --judges real "${SPEC[@]}" \
