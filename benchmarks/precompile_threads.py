@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from kernelevo.evaluation.child_pool import ChildPool  # noqa: E402
 from kernelevo.evaluation.precompile import GpuTarget, PrecompileRequest, PrecompileSetup  # noqa: E402
-from kernelevo.sandbox import Limits, Sandbox  # noqa: E402
+from kernelevo.isolation.sandbox import Limits, Sandbox  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
 

@@ -2,8 +2,8 @@
 
 A cycle makes each side impossible to read, test or move without the other. Every import is counted,
 also those inside functions (a lazy import hides a cycle from Python, not from a reader). There is
-none (issue 38 broke the last two: archive <-> evaluation and containment <-> sandbox), and a new one
-fails this test.
+none (issue 38 broke the last two: archive <-> evaluation and containment <-> sandbox, now rooms of one
+unit, kernelevo.isolation, checked apart), and a new one fails this test.
 """
 
 from __future__ import annotations
@@ -102,17 +102,38 @@ def test_no_cycles_between_packages() -> None:
     assert found == set(), f"import cycles: {found}"
 
 
+def rooms(package: str) -> dict[str, set[str]]:
+    """Room -> the other rooms it imports, for kernelevo.<package>: its subpackages and modules are its rooms."""
+    folder = PACKAGE / package
+    prefix = f"kernelevo.{package}"
+    graph: dict[str, set[str]] = defaultdict(set)
+    for path in folder.rglob("*.py"):
+        parts = path.relative_to(folder).parts
+        room = parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [f"{prefix}.{a.name}" for a in node.names] if node.module == prefix else [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            used = {name.split(".")[2] for name in names if name.startswith(f"{prefix}.")}
+            graph[room] |= {r for r in used if (folder / r).is_dir() or (folder / f"{r}.py").is_file()}
+    return {room: used - {room} for room, used in graph.items()}
+
+
 def test_the_rooms_of_variation_import_only_downward() -> None:
     """kernelevo.variation's rooms: seeding and the operators use the moves, the moves use source analysis, and
     source analysis uses no other room (a tuning literal's reader never needs a move)."""
-    rooms: dict[str, set[str]] = defaultdict(set)
-    variation = PACKAGE / "variation"
-    for path in variation.rglob("*.py"):
-        parts = path.relative_to(variation).parts
-        room = parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kernelevo.variation."):
-                rooms[room].add(node.module.split(".")[2])
-    graph = {room: used - {room} for room, used in rooms.items()}
+    graph = {room: used for room, used in rooms("variation").items() if room not in {"__init__"}}
     assert cycles(graph) == set(), graph
     assert graph["source"] == set() and graph["moves"] <= {"source"}, graph
+
+
+def test_the_containment_starts_no_child() -> None:
+    """kernelevo.isolation: the containment is applied in a child and read back from it, and never starts one
+    (the probe, which does, sits above both it and the sandbox); the child's side never imports the fork server."""
+    graph = rooms("isolation")
+    assert cycles(graph) == set(), graph
+    assert graph.get("containment", set()) == set(), graph
+    assert "zygote" not in graph["child"] | graph["sandbox"], graph

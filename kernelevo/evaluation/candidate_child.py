@@ -48,8 +48,8 @@ from kernelevo.evaluation.protocol import (
 )
 from kernelevo.evaluation.timing import L2Flusher, time_callable
 from kernelevo.evaluation.triton_warm import warm_backend, warm_triton_key
+from kernelevo.isolation.sandbox import Progress
 from kernelevo.records.result import ErrorKind, KernelMetadata
-from kernelevo.sandbox import Progress
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.utils.devices import pick_device
@@ -60,7 +60,7 @@ class CandidateRunner:
 
     @staticmethod
     def preload(setup: ChildSetup) -> None:
-        """What every child needs, done once in the fork server (:mod:`kernelevo.zygote`); never CUDA."""
+        """What every child needs, done once in the fork server (:mod:`kernelevo.isolation.zygote`); never CUDA."""
         import triton  # noqa: F401
 
         if setup.device.startswith("cuda"):

@@ -4,7 +4,7 @@ The candidate child, the precompiler and the ahead-of-time compiler each execute
 the same way: written to ``candidate.py`` in the child's scratch directory (so tracebacks
 and Triton's error messages name its lines) and registered as one module name; and, just
 before, the child's writes are narrowed to its scratch folder and this candidate's own caches
-(:func:`kernelevo.containment.confine_candidate`).
+(:func:`kernelevo.isolation.containment.confine_candidate`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import types
 from pathlib import Path
 
-from kernelevo.containment import confine_candidate
+from kernelevo.isolation.containment import confine_candidate
 
 CANDIDATE_MODULE = "kernelevo_candidate"
 

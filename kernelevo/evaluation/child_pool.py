@@ -6,9 +6,9 @@ import logging
 import time
 from typing import Any
 
-from kernelevo.sandbox import Limits, Sandbox, SandboxFailure
-from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
-from kernelevo.zygote import supported as fork_supported
+from kernelevo.isolation.sandbox import Limits, Sandbox, SandboxFailure
+from kernelevo.isolation.zygote import ForkedSandbox, ForkServer, ZygoteSetup
+from kernelevo.isolation.zygote import supported as fork_supported
 
 log = logging.getLogger(__name__)
 
@@ -24,15 +24,15 @@ class ChildPool:
     spread 20% while spares created their contexts at any moment, 8.4% once they did so
     only between timings; the share due to it is not isolated.)
 
-    With ``fork``, children are forked from a :class:`~kernelevo.zygote.Zygote` that has
+    With ``fork``, children are forked from a :class:`~kernelevo.isolation.zygote.Zygote` that has
     imported the handler's module once, instead of each starting a new Python: a child is
     ready in milliseconds, and the host's cores are not spent on its imports. Should the
     fork server fail to start, or the system lack pidfds (Linux before 5.3), children are
     started as new processes.
 
     With ``capture_output``, each child's stdout and stderr go to a file in its scratch folder
-    (:meth:`~kernelevo.sandbox.Sandbox.output_tail`), not the terminal; the fork server's own do not.
-    ``writable``: the folders children may write besides their own (see :class:`~kernelevo.sandbox.Sandbox`).
+    (:meth:`~kernelevo.isolation.sandbox.Sandbox.output_tail`), not the terminal; the fork server's own do not.
+    ``writable``: the folders children may write besides their own (see :class:`~kernelevo.isolation.sandbox.Sandbox`).
     """
 
     def __init__(self, handler: str, arg: Any, *, env: dict[str, str], spare: int, limits: Limits,
@@ -49,7 +49,7 @@ class ChildPool:
         self._warm: set[int] = set()  # ids of ready children already warm
         self.zygote: ForkServer | None = None
         if fork and fork_supported():  # elsewhere children are started as new processes
-            server = self._sandbox("kernelevo.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote",
+            server = self._sandbox("kernelevo.isolation.zygote:Zygote", ZygoteSetup(handler, arg), f"{name}-zygote",
                                    capture_output=False)  # it runs no untrusted code; its failures are ours
             server.start()
             self.zygote = ForkServer(server, start_timeout_s)

@@ -14,19 +14,19 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from kernelevo import containment
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.precompile import GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
+from kernelevo.isolation import containment
+from kernelevo.isolation.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import Precompiled
-from kernelevo.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import sandbox_env
 
 
 class TritonCaches:
     """A folder holding one Triton cache per candidate, written by the sandboxed precompiler and candidate
-    child (each confined to its own at the candidate's import: kernelevo.containment.confine_candidate)."""
+    child (each confined to its own at the candidate's import: kernelevo.isolation.containment.confine_candidate)."""
 
     def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="kernelevo-triton-"))

@@ -12,9 +12,9 @@ import logging
 import time
 
 from kernelevo.evaluation.cuda_build import TARGET_ARCH, CudaCompileReply, CudaCompileRequest
+from kernelevo.isolation.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
-from kernelevo.sandbox import FailureKind, Limits, Sandbox, SandboxFailure
 from kernelevo.utils.devices import sandbox_env
 
 log = logging.getLogger(__name__)

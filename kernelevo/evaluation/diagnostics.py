@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import traceback
 
+from kernelevo.isolation.sandbox import FailureKind, SandboxFailure
 from kernelevo.records.result import ErrorKind, Stage
-from kernelevo.sandbox import FailureKind, SandboxFailure
 
 MAX_LINES = 30
 

@@ -28,7 +28,6 @@ import threading
 import time
 from typing import Any
 
-from kernelevo import containment
 from kernelevo.archive.descriptors import measure
 from kernelevo.evaluation.capacity import slots_for, uses_gpu
 from kernelevo.evaluation.compile_ahead import AheadCompilers, TritonCaches, cubins
@@ -50,10 +49,11 @@ from kernelevo.evaluation.spec_cache import (
     store_flops,
 )
 from kernelevo.evaluation.static_gate import static_rejection
+from kernelevo.isolation import containment
+from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 from kernelevo.records.options import CUDA_COMPILE_TIMEOUT_S, EvalOptions
 from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, EvalResult, Precompiled, Stage, StageCosts, Timing
-from kernelevo.sandbox import Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.spec import Spec
 from kernelevo.utils.devices import sandbox_env

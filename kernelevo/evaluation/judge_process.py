@@ -14,7 +14,7 @@ from typing import Any
 
 from kernelevo.evaluation.child_pool import ChildPool
 from kernelevo.evaluation.protocol import ChildSetup, JudgeSetup, Warm, fresh_seed
-from kernelevo.sandbox import Limits
+from kernelevo.isolation.sandbox import Limits
 from kernelevo.utils.devices import sandbox_env
 
 

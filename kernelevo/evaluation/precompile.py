@@ -107,7 +107,7 @@ class Precompiler:
 
     @staticmethod
     def preload(setup: PrecompileSetup) -> None:
-        """Imports and Triton's key, once, in the fork server (:mod:`kernelevo.zygote`)."""
+        """Imports and Triton's key, once, in the fork server (:mod:`kernelevo.isolation.zygote`)."""
         import torch  # noqa: F401
         import triton  # noqa: F401
 

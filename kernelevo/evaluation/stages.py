@@ -37,6 +37,7 @@ from kernelevo.evaluation.protocol import (
 from kernelevo.evaluation.racing import clearly_slower, threshold_ms
 from kernelevo.evaluation.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
 from kernelevo.evaluation.timing_check import WallMismatch, cross_check
+from kernelevo.isolation.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.records.race import Race
 from kernelevo.records.result import (
     ErrorKind,
@@ -48,7 +49,6 @@ from kernelevo.records.result import (
     Stage,
     Timing,
 )
-from kernelevo.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.utils.tensors import equal
 
 if TYPE_CHECKING:

@@ -70,7 +70,7 @@ class EvalOptions(BaseModel):
     # waits for a child to start
     spare_children: int | None = Field(default=None, ge=0)
     # candidate children and precompilers forked from a fork server that imported torch and
-    # triton once (kernelevo.zygote), instead of each starting a new Python: ready in milliseconds
+    # triton once (kernelevo.isolation.zygote), instead of each starting a new Python: ready in milliseconds
     fork_children: bool = True
     # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
     # candidate's kernels in parallel threads (Triton releases the GIL while it compiles), at a

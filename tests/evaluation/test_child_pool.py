@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.evaluation.child_pool import ChildPool
-from kernelevo.sandbox import Limits
+from kernelevo.isolation.sandbox import Limits
 
 TESTS = str(Path(__file__).resolve().parent.parent)
 ENV = {"PYTHONPATH": os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")])}

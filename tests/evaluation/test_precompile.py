@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo import containment
 from kernelevo.evaluation import EvalOptions
 from kernelevo.evaluation.capacity import slots_for
 from kernelevo.evaluation.precompile import NICENESS, GpuTarget, PrecompileReply, PrecompileRequest, PrecompileSetup
-from kernelevo.sandbox import Sandbox
+from kernelevo.isolation import containment
+from kernelevo.isolation.sandbox import Sandbox
 from kernelevo.spec import read_spec
 
 HIDDEN_CUDA = {"CUDA_VISIBLE_DEVICES": "", "TRITON_INTERPRET": "0"}
@@ -140,8 +140,8 @@ def test_precompilers_forked_from_one_server_compile_in_parallel_threads(example
     from concurrent.futures import ThreadPoolExecutor
 
     from kernelevo.evaluation.child_pool import ChildPool
-    from kernelevo.sandbox import Limits
-    from kernelevo.zygote import ForkedSandbox
+    from kernelevo.isolation.sandbox import Limits
+    from kernelevo.isolation.zygote import ForkedSandbox
 
     spec = read_spec(str(examples_dir / "gelu" / "spec.py"))
     seed = (examples_dir / "gelu" / "seed.py").read_text()

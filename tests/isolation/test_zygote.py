@@ -14,8 +14,8 @@ from pathlib import Path
 from test_sandbox import ENV, TESTS, _gone
 
 from kernelevo.evaluation.child_pool import ChildPool
-from kernelevo.sandbox import Limits
-from kernelevo.zygote import ForkedSandbox, ForkServer
+from kernelevo.isolation.sandbox import Limits
+from kernelevo.isolation.zygote import ForkedSandbox, ForkServer
 
 
 def test_each_child_is_a_fresh_copy_of_the_preloaded_zygote(fork_server: ForkServer, scratch_dir: Path) -> None:
@@ -54,7 +54,7 @@ def test_forked_children_die_with_the_fork_server_and_its_parent(scratch_dir: Pa
         import sys, time
         sys.path.insert(0, {TESTS!r})
         from kernelevo.evaluation.child_pool import ChildPool
-        from kernelevo.sandbox import Limits
+        from kernelevo.isolation.sandbox import Limits
         pool = ChildPool("sandbox_handlers:Echo", None, env={ENV!r}, spare=1, limits=Limits(), fork=True)
         box, _ = pool.take()
         print(box.call(("pid", None), {{"*": 60}}), pool.zygote.pid, flush=True)

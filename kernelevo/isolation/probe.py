@@ -1,7 +1,7 @@
 """What a sandboxed child gets here, read in a child started for it: ``kernelevo serve`` asks first.
 
-It sits above both :mod:`kernelevo.sandbox` (which starts the child) and
-:mod:`kernelevo.containment` (which contains it and reads back its protections): the
+It sits above both :mod:`kernelevo.isolation.sandbox` (which starts the child) and
+:mod:`kernelevo.isolation.containment` (which contains it and reads back its protections): the
 containment never starts a child of its own.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernelevo import containment
-from kernelevo.containment import PROTECTIONS, Protection, Report
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.isolation import containment
+from kernelevo.isolation.containment import PROTECTIONS, Protection, Report
+from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 
 
 class Probe:
@@ -26,7 +26,7 @@ class Probe:
 
 def probe(timeout_s: float = 120.0) -> Report:
     """The protections a sandboxed child gets here, read in a child started for it (a second or so)."""
-    box = Sandbox("kernelevo.sandbox_probe:Probe", None, name="probe", note_missing=False)
+    box = Sandbox("kernelevo.isolation.probe:Probe", None, name="probe", note_missing=False)
     try:
         box.start()
         report: Report = box.call("report", {"*": timeout_s, "start": timeout_s})

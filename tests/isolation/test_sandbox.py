@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo.sandbox import OUTPUT_LOG, Limits, Sandbox, SandboxFailure, describe_exit
-from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
+from kernelevo.isolation.sandbox import OUTPUT_LOG, Limits, Sandbox, SandboxFailure, describe_exit
+from kernelevo.isolation.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
-TESTS = str(Path(__file__).parent)
+TESTS = str(Path(__file__).resolve().parent.parent)  # tests/: the handlers sandbox_handlers.py and output_handlers.py
 ENV = {"PYTHONPATH": os.pathsep.join([TESTS, os.environ.get("PYTHONPATH", "")])}
 
 
@@ -43,7 +43,7 @@ def _gone(pid: int, within_s: float = 5.0) -> bool:
 
 @pytest.fixture(params=["started", "forked"])
 def box(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
-    """A child started as a new process, or forked by the fork server (kernelevo.zygote): both behave alike."""
+    """A child started as a new process, or forked by the fork server (kernelevo.isolation.zygote): both alike."""
     if request.param == "forked":
         sandbox: Sandbox = ForkedSandbox(request.getfixturevalue("fork_server"), name="test")
     else:
@@ -157,7 +157,7 @@ def test_child_dies_with_its_parent(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {TESTS!r})
-        from kernelevo.sandbox import Sandbox
+        from kernelevo.isolation.sandbox import Sandbox
         box = Sandbox("sandbox_handlers:Echo", None, env={ENV!r})
         box.start()
         print(box.call(("pid", None), {{"*": 60}}), flush=True)
@@ -191,8 +191,8 @@ def printer(request: pytest.FixtureRequest) -> Iterator[Callable[..., Sandbox]]:
     def make(*, capture_output: bool = True) -> Sandbox:
         if request.param == "forked":
             if not servers:
-                zygote = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("output_handlers:Printer", None), env=ENV,
-                                 name="zygote")
+                zygote = Sandbox("kernelevo.isolation.zygote:Zygote", ZygoteSetup("output_handlers:Printer", None),
+                                 env=ENV, name="zygote")
                 zygote.start()
                 servers.append(ForkServer(zygote))
             box: Sandbox = ForkedSandbox(servers[0], name="test", capture_output=capture_output)

@@ -1,8 +1,8 @@
 """The sandbox child's side: containment, the parent-death signal, and the handler's request loop.
 
-A started child runs :func:`child_main` (``python -m kernelevo._sandbox_main``); a child
-forked by the fork server (:mod:`kernelevo.zygote`) runs :func:`serve` directly. The
-messages both sides exchange are defined in :mod:`kernelevo.sandbox`, so that they
+A started child runs :func:`child_main` (``python -m kernelevo.isolation``); a child
+forked by the fork server (:mod:`kernelevo.isolation.zygote`) runs :func:`serve` directly. The
+messages both sides exchange are defined in :mod:`kernelevo.isolation.sandbox`, so that they
 pickle under the same names in the parent and the child.
 """
 
@@ -18,8 +18,8 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kernelevo import containment
-from kernelevo.sandbox import OUTPUT_LOG, HandlerError, Ready, SandboxSetup
+from kernelevo.isolation import containment
+from kernelevo.isolation.sandbox import OUTPUT_LOG, HandlerError, Ready, SandboxSetup
 
 _PR_SET_PDEATHSIG = 1
 
@@ -35,7 +35,7 @@ def die_with_parent() -> None:
 
 
 def redirect_output(scratch: str) -> None:
-    """Send this process's stdout and stderr to :data:`~kernelevo.sandbox.OUTPUT_LOG` in ``scratch``.
+    """Send this process's stdout and stderr to :data:`~kernelevo.isolation.sandbox.OUTPUT_LOG` in ``scratch``.
 
     File descriptors 1 and 2 themselves, not only ``sys.stdout``: CUDA's device printf and
     asserts, Triton's compiler dumps and the processes this one starts write to them
@@ -61,7 +61,7 @@ def _build_handler(spec: str, arg: Any, conn: Connection) -> Any:
 
 
 def child_main(fd: int, parent_pid: int) -> None:
-    """Entry point of a sandbox child (``python -m kernelevo._sandbox_main FD PARENT_PID``)."""
+    """Entry point of a sandbox child (``python -m kernelevo.isolation FD PARENT_PID``)."""
     conn = Connection(fd)
     setup: SandboxSetup = conn.recv()
     containment.enter(setup.containment, setup.scratch, setup.limits)  # before the handler imports anything

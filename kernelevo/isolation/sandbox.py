@@ -11,7 +11,7 @@ imports triton). The parent sends requests; the handler answers each with one re
 may send :class:`Progress` notes first, which move the request into a phase with a
 deadline of its own (for example compile, then run). Nothing the child does can raise
 into the parent except as a :class:`SandboxFailure`. The child's side is
-:mod:`kernelevo.sandbox_child`.
+:mod:`kernelevo.isolation.child`.
 
 With ``capture_output`` the child writes its stdout and stderr (file descriptors 1 and 2,
 so C libraries and the processes it starts too) to :data:`OUTPUT_LOG` in its scratch
@@ -19,7 +19,7 @@ folder instead of the parent's terminal, and :meth:`Sandbox.output_tail` reads t
 it: what untrusted code prints (its own prints, a CUDA assert, a compiler's crash dump of
 hundreds of lines) is kept with its result, and the search's terminal stays clean.
 
-Every child is contained before it builds its handler (:mod:`kernelevo.containment`): another
+Every child is contained before it builds its handler (:mod:`kernelevo.isolation.containment`): another
 user, no network, an environment without secrets (the inherited one goes through an
 allow-list), writes only in its scratch folder and the ``writable`` folders it is handed,
 no_new_privs, a seccomp filter, its limits. It sends what it got with its "ready"
@@ -43,10 +43,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from kernelevo import containment
-from kernelevo.containment import Plan, Report
-from kernelevo.sandbox_failure import FailureKind, SandboxFailure
-from kernelevo.sandbox_output import describe_exit, read_end, tail_text
+from kernelevo.isolation import containment
+from kernelevo.isolation.containment import Plan, Report
+from kernelevo.isolation.failure import FailureKind, SandboxFailure
+from kernelevo.isolation.output import describe_exit, read_end, tail_text
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class Ready:
 # A fork server's own writes are not confined: it runs no untrusted code, and each child it forks
 # confines its own (Landlock's layers only narrow: a confined fork server could give its children
 # no folder of their own).
-FORK_SERVERS = frozenset({"kernelevo.zygote:Zygote"})
+FORK_SERVERS = frozenset({"kernelevo.isolation.zygote:Zygote"})
 # Handlers that start children of their own on the GPU (the judge: candidate children, directly or through a
 # fork server; a capture: inductor's compile and autotuning workers). A child inherits its parent's write
 # rules, and CUDA writes its process's /proc entries as it starts: such a parent may write beneath /proc,
@@ -135,7 +135,7 @@ class Sandbox:
     # folders the child may write besides its scratch folder (shared caches); None: those this process
     # may write, when it is itself a sandboxed child, else none
     writable: tuple[str, ...] | None = None
-    # False: the caller says what the child lacks (kernelevo.sandbox_probe.probe); else it is logged once
+    # False: the caller says what the child lacks (kernelevo.isolation.probe.probe); else it is logged once
     note_missing: bool = True
 
     def __post_init__(self) -> None:
@@ -160,7 +160,7 @@ class Sandbox:
         containment.give_to(self.scratch, self.plan)
         self.started_at = time.perf_counter()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelevo._sandbox_main", str(child_sock.fileno()), str(os.getpid())],
+            [sys.executable, "-m", "kernelevo.isolation", str(child_sock.fileno()), str(os.getpid())],
             pass_fds=(child_sock.fileno(),),
             start_new_session=True,
             env=env,

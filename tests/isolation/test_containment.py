@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from test_sandbox import ENV
 
-from kernelevo import containment
-from kernelevo.containment import Report, child_environment, is_secret
-from kernelevo.sandbox import Sandbox
-from kernelevo.sandbox_probe import probe
-from kernelevo.zygote import ForkedSandbox, ForkServer, ZygoteSetup
+from kernelevo.isolation import containment
+from kernelevo.isolation.containment import Report, child_environment, is_secret
+from kernelevo.isolation.probe import probe
+from kernelevo.isolation.sandbox import Sandbox
+from kernelevo.isolation.zygote import ForkedSandbox, ForkServer, ZygoteSetup
 
 DATABASE_URL = "postgresql+psycopg://kernelevo:hunter2@db.example/kernelevo"
 SECRETS = {"KERNELEVO_DATABASE_URL": DATABASE_URL, "OPENAI_API_KEY": "sk-not-for-children",
@@ -92,8 +92,8 @@ def spawn(request: pytest.FixtureRequest, scratch_dir: Path,
     def make() -> Sandbox:
         if request.param == "forked":
             if not servers:
-                zygote = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Attacks", None), env=env,
-                                 name="zygote")
+                zygote = Sandbox("kernelevo.isolation.zygote:Zygote", ZygoteSetup("sandbox_handlers:Attacks", None),
+                                 env=env, name="zygote")
                 zygote.start()
                 servers.append(ForkServer(zygote))
             box: Sandbox = ForkedSandbox(servers[0], name="attacker", scratch_root=str(scratch_dir))
@@ -268,7 +268,7 @@ def test_a_missing_protection_is_said_once(monkeypatch: pytest.MonkeyPatch, capl
                                            scratch_dir: Path) -> None:
     monkeypatch.setenv(containment.parent.SANDBOX_USER_ENV, "no-such-kernelevo-user")
     monkeypatch.setattr(containment.parent, "_NOTED", set())
-    with caplog.at_level(logging.WARNING, logger="kernelevo.containment"):
+    with caplog.at_level(logging.WARNING, logger="kernelevo.isolation.containment"):
         for _ in range(2):
             with Sandbox("sandbox_handlers:Echo", None, env=ENV, scratch_root=str(scratch_dir)) as box:
                 box.wait_ready(60)

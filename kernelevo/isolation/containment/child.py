@@ -1,7 +1,7 @@
 """Containment in the child: applied right after it starts (or is forked), before any untrusted code.
 
 :func:`enter` is the first thing a started child does with its setup (see
-:func:`kernelevo.sandbox_child.child_main`), in this order:
+:func:`kernelevo.isolation.child.child_main`), in this order:
 
 1. resource limits (core dumps, file size, address space), as before;
 2. as root, a network namespace of its own (only a loopback, down: no network at all);
@@ -29,16 +29,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kernelevo.containment import landlock, seccomp
-from kernelevo.containment.environment import point_at_scratch, secrets_left
-from kernelevo.containment.privileges import (
+from kernelevo.isolation.containment import landlock, seccomp
+from kernelevo.isolation.containment.environment import point_at_scratch, secrets_left
+from kernelevo.isolation.containment.privileges import (
     drop_capabilities,
     new_network_namespace,
     set_no_new_privs,
     status_field,
     switch_user,
 )
-from kernelevo.containment.records import PROTECTIONS, Plan, Protection, Report
+from kernelevo.isolation.containment.records import PROTECTIONS, Plan, Protection, Report
 
 DEFERRED = "deferred"  # a fork server's writes: each child it forks confines its own
 
@@ -149,7 +149,7 @@ def _safely_devices() -> list[str]:
 
 
 def _apply_limits(limits: Any) -> str:
-    """The resource limits (a :class:`kernelevo.sandbox.Limits`), as words for the report."""
+    """The resource limits (a :class:`kernelevo.isolation.sandbox.Limits`), as words for the report."""
     parts = []
     if not limits.core_dumps:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -38,7 +38,7 @@ class Report:
 
 @dataclass(frozen=True)
 class Plan:
-    """What the parent asks of one child's containment (built by :func:`kernelevo.containment.plan`).
+    """What the parent asks of one child's containment (built by :func:`kernelevo.isolation.containment.plan`).
 
     ``uid`` set: the child switches to that user (``gid``, supplementary ``groups``). Unset: it
     keeps its user, and ``user`` says what that means (the parent's own protection when the parent

@@ -10,17 +10,17 @@ and then only forks. It runs no candidate, no spec, and never touches CUDA (a pr
 has initialised CUDA cannot give it to a fork). Each child forked from it gets a session
 of its own (so killing it kills what it started), its own scratch folder as its working
 directory (and, when asked, its stdout and stderr there: see
-:meth:`~kernelevo.sandbox.Sandbox.output_tail`), its parent-death signal armed again, its own
+:meth:`~kernelevo.isolation.sandbox.Sandbox.output_tail`), its parent-death signal armed again, its own
 home and temporary folders and its writes confined to its folders
-(:func:`kernelevo.containment.enter_forked`: the zygote is contained as every sandbox child is,
+(:func:`kernelevo.isolation.containment.enter_forked`: the zygote is contained as every sandbox child is,
 its user, network, environment and seccomp filter pass to its children, and it leaves the
 confinement of writes to each of them), and
-then the same request loop as a started child (:func:`kernelevo.sandbox_child.serve`),
+then the same request loop as a started child (:func:`kernelevo.isolation.child.serve`),
 which builds the handler. Nothing passes from one child to the next: each is a copy of the
 zygote, which no untrusted code has touched, and is killed after its candidate as before.
 
 The parent side is a :class:`ForkServer` (the zygote's sandbox, used by one thread at a
-time) and a :class:`ForkedSandbox` per child: a :class:`~kernelevo.sandbox.Sandbox` whose
+time) and a :class:`ForkedSandbox` per child: a :class:`~kernelevo.isolation.sandbox.Sandbox` whose
 process is not the parent's own child. It receives its end of the child's connection over
 the zygote's socket (``SCM_RIGHTS``), watches the child through a pidfd, and asks the
 zygote for its exit status once it has died.
@@ -44,9 +44,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
-from kernelevo import containment
-from kernelevo.sandbox import FailureKind, Sandbox, SandboxFailure
-from kernelevo.sandbox_child import die_with_parent, redirect_output, serve
+from kernelevo.isolation import containment
+from kernelevo.isolation.child import die_with_parent, redirect_output, serve
+from kernelevo.isolation.sandbox import FailureKind, Sandbox, SandboxFailure
 
 FORK_TIMEOUT_S = 30.0  # a fork and its reply take milliseconds; the zygote's own start is waited for apart
 REAP_TIMEOUT_S = 10.0

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelevo.containment import child
-from kernelevo.containment.records import Plan, Protection, Report
+from kernelevo.isolation.containment import child
+from kernelevo.isolation.containment.records import Plan, Protection, Report
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """Why a sandboxed child could not answer: :class:`SandboxFailure` and its :class:`FailureKind`
-(raised by :mod:`kernelevo.sandbox` and the fork server, :mod:`kernelevo.zygote`)."""
+(raised by :mod:`kernelevo.isolation.sandbox` and the fork server, :mod:`kernelevo.isolation.zygote`)."""
 
 from __future__ import annotations
 
