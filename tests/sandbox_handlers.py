@@ -140,7 +140,7 @@ class Attacks:
     @staticmethod
     def candidate(arg: tuple[str, str]) -> Any:
         """Execute ``source`` as a candidate whose kernels go to Triton cache ``cache``; what it left in ``ATTACKS``."""
-        from kernelevo.evaluation.candidate_module import exec_candidate
+        from kernelevo.evaluation.child.candidate_module import exec_candidate
 
         source, cache = arg
         os.environ["TRITON_CACHE_DIR"] = cache

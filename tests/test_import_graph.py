@@ -103,9 +103,19 @@ def test_no_cycles_between_packages() -> None:
 
 
 def rooms(package: str) -> dict[str, set[str]]:
-    """Room -> the other rooms it imports, for kernelevo.<package>: its subpackages and modules are its rooms."""
+    """Room -> the other rooms it imports, for kernelevo.<package>: its subpackages and modules are its rooms, and
+    a name taken from the package itself (``from kernelevo.evaluation import Evaluator``) is its ``__init__``'s."""
     folder = PACKAGE / package
     prefix = f"kernelevo.{package}"
+
+    def room_of(name: str) -> str | None:
+        if name == prefix:
+            return "__init__"
+        if not name.startswith(f"{prefix}."):
+            return None
+        first = name.split(".")[2]
+        return first if (folder / first).is_dir() or (folder / f"{first}.py").is_file() else "__init__"
+
     graph: dict[str, set[str]] = defaultdict(set)
     for path in folder.rglob("*.py"):
         parts = path.relative_to(folder).parts
@@ -117,15 +127,14 @@ def rooms(package: str) -> dict[str, set[str]]:
                 names = [a.name for a in node.names]
             else:
                 continue
-            used = {name.split(".")[2] for name in names if name.startswith(f"{prefix}.")}
-            graph[room] |= {r for r in used if (folder / r).is_dir() or (folder / f"{r}.py").is_file()}
+            graph[room] |= {r for r in map(room_of, names) if r is not None}
     return {room: used - {room} for room, used in graph.items()}
 
 
 def test_the_rooms_of_variation_import_only_downward() -> None:
     """kernelevo.variation's rooms: seeding and the operators use the moves, the moves use source analysis, and
     source analysis uses no other room (a tuning literal's reader never needs a move)."""
-    graph = {room: used for room, used in rooms("variation").items() if room not in {"__init__"}}
+    graph = rooms("variation")
     assert cycles(graph) == set(), graph
     assert graph["source"] == set() and graph["moves"] <= {"source"}, graph
 
@@ -137,3 +146,14 @@ def test_the_containment_starts_no_child() -> None:
     assert cycles(graph) == set(), graph
     assert graph.get("containment", set()) == set(), graph
     assert "zygote" not in graph["child"] | graph["sandbox"], graph
+
+
+def test_the_child_never_imports_the_judge() -> None:
+    """kernelevo.evaluation: the child's side (what runs in the children that run a candidate's code) imports
+    only what both sides share, never the judge's side, the static checks or the package's face (which loads the
+    evaluator); the shared room imports no other room, and the static checks only the shared one."""
+    graph = rooms("evaluation")
+    assert cycles(graph) == set(), graph
+    assert graph["child"] <= {"common"}, graph
+    assert graph["common"] == set(), graph
+    assert graph["static"] <= {"common"}, graph

@@ -109,7 +109,7 @@ FORK_SERVERS = frozenset({"kernelevo.isolation.zygote:Zygote"})
 # fork server; a capture: inductor's compile and autotuning workers). A child inherits its parent's write
 # rules, and CUDA writes its process's /proc entries as it starts: such a parent may write beneath /proc,
 # and each contained child narrows that to its own entries.
-GPU_PARENTS = frozenset({"kernelevo.evaluation.judge_process:JudgeProcess",
+GPU_PARENTS = frozenset({"kernelevo.evaluation.judge.process:JudgeProcess",
                          "kernelevo.variation.seeding.inductor_capture:CaptureHandler", *FORK_SERVERS})
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from test_sandbox import ENV, TESTS, _gone
 
-from kernelevo.evaluation.child_pool import ChildPool
+from kernelevo.evaluation.judge.child_pool import ChildPool
 from kernelevo.isolation.sandbox import Limits
 from kernelevo.isolation.zygote import ForkedSandbox, ForkServer
 
@@ -53,7 +53,7 @@ def test_forked_children_die_with_the_fork_server_and_its_parent(scratch_dir: Pa
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {TESTS!r})
-        from kernelevo.evaluation.child_pool import ChildPool
+        from kernelevo.evaluation.judge.child_pool import ChildPool
         from kernelevo.isolation.sandbox import Limits
         pool = ChildPool("sandbox_handlers:Echo", None, env={ENV!r}, spare=1, limits=Limits(), fork=True)
         box, _ = pool.take()
