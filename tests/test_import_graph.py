@@ -9,6 +9,8 @@ unit, kernelevo.isolation, checked apart), and a new one fails this test.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -157,3 +159,14 @@ def test_the_child_never_imports_the_judge() -> None:
     assert graph["child"] <= {"common"}, graph
     assert graph["common"] == set(), graph
     assert graph["static"] <= {"common"}, graph
+
+
+def test_a_childs_modules_load_nothing_of_the_judge() -> None:
+    """The same at run time, the package's face included (it loads the evaluator's names on first use only): the
+    modules the children that run a candidate's code start from load no module of the judge's side or static/."""
+    handlers = ("runner", "precompile", "aot", "cuda_build")
+    code = "; ".join([*(f"import kernelevo.evaluation.child.{name}" for name in handlers), "import sys",
+                      "print(*sorted(m for m in sys.modules if m.startswith(('kernelevo.evaluation.judge', "
+                      "'kernelevo.evaluation.static'))))"])
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    assert loaded.stdout.split() == []
