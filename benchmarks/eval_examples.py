@@ -1,7 +1,7 @@
 """Evaluate every example's seed kernel and report what the evaluator measured and what it cost.
 
 Per example: eager, torch.compile and kernel medians (ms), speedups, the fraction of the
-roofline (its floor, read, copy or compute: kernelevo.evaluation.hardware.Ceilings.floor), and
+roofline (its floor, read, copy or compute: kernelevo.evaluation.judge.hardware.Ceilings.floor), and
 the evaluation's own cost split. The warm evaluation is a second candidate on an
 already-started judge, with a kernel source changed by a comment so that Triton compiles it
 afresh (the 3 s target includes compilation). Then one example is evaluated five more times to

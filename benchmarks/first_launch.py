@@ -35,7 +35,7 @@ def run_variants(example: str, seed_file: str, profile: bool, warm: bool) -> dic
     import torch
     import triton  # noqa: F401
 
-    from kernelevo.evaluation.candidate_module import exec_candidate
+    from kernelevo.evaluation.child.candidate_module import exec_candidate
     from kernelevo.spec import read_spec
     from kernelevo.spec.loaded import LoadedSpec
 
@@ -46,7 +46,7 @@ def run_variants(example: str, seed_file: str, profile: bool, warm: bool) -> dic
     context = time.perf_counter()
     warm_s = 0.0
     if warm:
-        from kernelevo.evaluation.triton_warm import warm_triton
+        from kernelevo.evaluation.child.triton_warm import warm_triton
 
         warm_s = warm_triton()
     spec = read_spec(str(ROOT / "examples" / example / "spec.py"))

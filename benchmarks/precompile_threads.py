@@ -1,6 +1,6 @@
 """How long compiling a candidate's kernels ahead takes on this host's CPU, by compile threads.
 
-For each example seed, a :class:`~kernelevo.evaluation.precompile.Precompiler` child (CUDA
+For each example seed, a :class:`~kernelevo.evaluation.child.precompile.Precompiler` child (CUDA
 hidden, compiling for sm_90 as it does beside an H200) compiles the seed's kernels for every
 variant into a fresh Triton cache, ``--reps`` times per thread count, each time in a fresh
 child as in a search; the median wall time is reported. Triton 3.6 also builds each
@@ -30,9 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernelevo.evaluation.child_pool import ChildPool  # noqa: E402
-from kernelevo.evaluation.precompile import GpuTarget, PrecompileRequest, PrecompileSetup  # noqa: E402
-from kernelevo.sandbox import Limits, Sandbox  # noqa: E402
+from kernelevo.evaluation.child.precompile import PrecompileRequest, PrecompileSetup  # noqa: E402
+from kernelevo.evaluation.common.protocol import GpuTarget  # noqa: E402
+from kernelevo.evaluation.judge.child_pool import ChildPool  # noqa: E402
+from kernelevo.isolation.sandbox import Limits, Sandbox  # noqa: E402
 from kernelevo.spec import Spec, read_spec  # noqa: E402
 from kernelevo.utils.devices import cores_per_gpu  # noqa: E402
 
@@ -50,7 +51,7 @@ def measure(example: str, threads: int, reps: int) -> dict[str, object]:
     spec, source = last_seed(example)
     times, kernels = [], 0
     for _ in range(reps):
-        box = Sandbox("kernelevo.evaluation.precompile:Precompiler",
+        box = Sandbox("kernelevo.evaluation.child.precompile:Precompiler",
                       PrecompileSetup(spec, threads=threads), env=HIDDEN_CUDA, name="precompile")
         box.start()
         try:
@@ -73,7 +74,7 @@ def side_by_side(example: str, boxes: int, threads: int, reps: int) -> dict[str,
     """``boxes`` precompilers at once, each compiling ``reps`` candidates, from a pool as the evaluator's."""
     spec, source = last_seed(example)
     variants = spec.correctness_variants(gpu=True)
-    pool = ChildPool("kernelevo.evaluation.precompile:Precompiler", PrecompileSetup(spec, threads=threads),
+    pool = ChildPool("kernelevo.evaluation.child.precompile:Precompiler", PrecompileSetup(spec, threads=threads),
                      env=HIDDEN_CUDA, spare=boxes, limits=Limits(16 * 2**30), name="precompile", fork=True)
     pool.take()[0].kill()  # waits for the fork server: it and the first children are started before the clock
     pool.fill()

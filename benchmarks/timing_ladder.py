@@ -4,14 +4,14 @@ A ladder of pointwise fp32 kernels (``y = 1.5 x + 0.5``: one read, one write per
 from 2**21 to 2**31 elements, each launched through a Python wrapper as candidates are.
 Each rung is timed three ways:
 
-- ``kernelevo``: :func:`kernelevo.evaluation.timing.time_callable`, the harness as it is
+- ``kernelevo``: :func:`kernelevo.evaluation.common.timing.time_callable`, the harness as it is
   (L2 flush, the GPU kept busy while the host launches, events, device synchronize, the
   event bracket's own time taken off, as the judge measures it);
 - ``no cover``: the same bracket with the cover off and nothing taken off, which is what
   the harness did before (the host's launch lands in the sample whenever it outlasts the
   flush);
 - ``reference``: CUDA-graph replay of many (flush, call) pairs less the flushes alone
-  (:mod:`kernelevo.evaluation.timing_reference`): no launch cost at all.
+  (:mod:`kernelevo.evaluation.common.timing_reference`): no launch cost at all.
 
 Target: kernelevo within max(3%, 1 us) of the reference on every rung. Then each
 example's eager and ``torch.compile`` baselines (the reference model at its default size)
@@ -39,9 +39,9 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kernelevo.evaluation import timing  # noqa: E402
-from kernelevo.evaluation.timing import L2Flusher, bracket_overhead_ms, time_callable  # noqa: E402
-from kernelevo.evaluation.timing_reference import graph_time_ms  # noqa: E402
+from kernelevo.evaluation.common import timing  # noqa: E402
+from kernelevo.evaluation.common.timing import L2Flusher, bracket_overhead_ms, time_callable  # noqa: E402
+from kernelevo.evaluation.common.timing_reference import graph_time_ms  # noqa: E402
 from kernelevo.spec import read_spec  # noqa: E402
 from kernelevo.spec.loaded import LoadedSpec  # noqa: E402
 

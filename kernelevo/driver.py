@@ -238,7 +238,7 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
         return []
-    from kernelevo.evaluation.library_policy import effective_policy
+    from kernelevo.evaluation.common.library_policy import effective_policy
     from kernelevo.variation.seeding.compile_seeds import seeds_from_compile
     from kernelevo.variation.seeding.inductor_capture import CaptureError
     from kernelevo.variation.seeding.inductor_seed import ConversionError

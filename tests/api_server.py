@@ -48,7 +48,7 @@ def start_server(folder: Path, *extra: str, env: dict[str, str] | None = None) -
     port = _free_port()
     environment = {**os.environ, "KERNELEVO_DATA_DIR": str(folder), "KERNELEVO_RUN_SLOTS": "1", **(env or {})}
     environment.pop("KERNELEVO_DATABASE_URL", None)
-    # --unsafe-local: these tests are not about containment (tests/test_containment.py is), and a machine
+    # --unsafe-local: these tests are not about containment (tests/isolation/test_containment.py is), and a machine
     # whose Python the sandbox user cannot read (one under /root) gives children no user of their own
     process = subprocess.Popen([sys.executable, "-m", "kernelevo.cli", "serve", "--db", str(db_path), "--port",
                                 str(port), "--unsafe-local", *extra], env=environment, cwd=folder,

@@ -38,12 +38,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="module")
 def fork_server():
-    """A fork server (kernelevo.zygote) for the test handlers of tests/sandbox_handlers.py."""
-    from kernelevo.sandbox import Sandbox
-    from kernelevo.zygote import ForkServer, ZygoteSetup
+    """A fork server (kernelevo.isolation.zygote) for the test handlers of tests/sandbox_handlers.py."""
+    from kernelevo.isolation.sandbox import Sandbox
+    from kernelevo.isolation.zygote import ForkServer, ZygoteSetup
 
     env = {"PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
-    sandbox = Sandbox("kernelevo.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=env,
+    sandbox = Sandbox("kernelevo.isolation.zygote:Zygote", ZygoteSetup("sandbox_handlers:Echo", "hello"), env=env,
                       name="zygote")
     sandbox.start()
     server = ForkServer(sandbox)

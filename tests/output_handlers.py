@@ -1,4 +1,4 @@
-"""A sandbox handler that prints, for the output-capture tests of tests/test_sandbox.py (imported by the child
+"""A sandbox handler that prints, for the output-capture tests of tests/isolation/test_sandbox.py (imported by the child
 via PYTHONPATH)."""
 
 from __future__ import annotations

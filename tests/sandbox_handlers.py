@@ -1,4 +1,4 @@
-"""Sandbox handlers used by tests/test_sandbox.py (imported by the child via PYTHONPATH)."""
+"""Sandbox handlers used by tests/isolation/test_sandbox.py (imported by the child via PYTHONPATH)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any
 
-from kernelevo.sandbox import Progress
+from kernelevo.isolation.sandbox import Progress
 
 REMEMBERED: list[Any] = []  # state a candidate could leave behind in its process
 PRELOADED_BY: int | None = None  # the fork server's pid, when it preloaded this module
@@ -16,7 +16,7 @@ PRELOADED_BY: int | None = None  # the fork server's pid, when it preloaded this
 
 class Echo:
     @staticmethod
-    def preload(arg: Any) -> None:  # run once in a fork server (kernelevo.zygote)
+    def preload(arg: Any) -> None:  # run once in a fork server (kernelevo.isolation.zygote)
         global PRELOADED_BY
         PRELOADED_BY = os.getpid()
 
@@ -83,7 +83,7 @@ def _outcome(attempt: Any) -> str:
 
 
 class Attacks:
-    """What untrusted code in a sandbox child tries (tests/test_containment.py): each answers what happened."""
+    """What untrusted code in a sandbox child tries (tests/isolation/test_containment.py): each says what happened."""
 
     def __init__(self, arg: Any, conn: Any) -> None:
         pass
@@ -140,7 +140,7 @@ class Attacks:
     @staticmethod
     def candidate(arg: tuple[str, str]) -> Any:
         """Execute ``source`` as a candidate whose kernels go to Triton cache ``cache``; what it left in ``ATTACKS``."""
-        from kernelevo.evaluation.candidate_module import exec_candidate
+        from kernelevo.evaluation.child.candidate_module import exec_candidate
 
         source, cache = arg
         os.environ["TRITON_CACHE_DIR"] = cache

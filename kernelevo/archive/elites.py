@@ -110,7 +110,7 @@ class ElitesArchive:
         return list(self._elites)
 
     def race(self) -> Race:
-        """What a candidate must beat to enter: each occupied cell's objective and spread (evaluation.racing)."""
+        """What a candidate must beat to enter: each occupied cell's objective and spread (evaluation.common.racing)."""
         if self._race is None:
             self._race = Race(dims=tuple(d.cells for d in self.descriptors),
                               ranges=tuple((float(d.low), float(d.high)) for d in self.descriptors),

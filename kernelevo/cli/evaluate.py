@@ -19,7 +19,7 @@ from rich.table import Table
 
 from kernelevo.cli.report import print_result, results_table
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.evaluation.batch import (
+from kernelevo.evaluation.judge.batch import (
     BatchSummary,
     RecordFile,
     batch_file_summary,
@@ -29,8 +29,8 @@ from kernelevo.evaluation.batch import (
     summarize,
     write_summary,
 )
-from kernelevo.evaluation.kernelbench import Item, pair
-from kernelevo.evaluation.warm import judge_all, judge_warm
+from kernelevo.evaluation.judge.kernelbench import Item, pair
+from kernelevo.evaluation.judge.warm import judge_all, judge_warm
 from kernelevo.spec import Spec, SpecError
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2

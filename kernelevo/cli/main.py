@@ -216,7 +216,7 @@ def _eval(args: argparse.Namespace, console: Console) -> int:
     from kernelevo.cli.checks import device_problem
     from kernelevo.cli.evaluate import eval_kernelbench, eval_kernels
     from kernelevo.evaluation import EvalOptions
-    from kernelevo.evaluation.library_policy import library_option
+    from kernelevo.evaluation.common.library_policy import library_option
     from kernelevo.spec import SpecError, read_spec
 
     problem = device_problem(args.device, remote_gpus=bool(os.environ.get("RAY_ADDRESS")) and not args.no_ray)

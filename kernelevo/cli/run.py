@@ -32,7 +32,7 @@ from kernelevo.cli.checks import (
     remote_gpus,
     validation_message,
 )
-from kernelevo.evaluation.library_policy import library_option
+from kernelevo.evaluation.common.library_policy import library_option
 from kernelevo.records.run import RunStatus
 from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
 from kernelevo.settings import Settings
@@ -195,7 +195,7 @@ def settings_lines(config: RunConfig) -> list[str]:
 
 def _cuda_can_run(config: RunConfig) -> bool:
     """Whether a CUDA spec's kernels can run: a GPU here, or a Ray cluster's workers that may have one."""
-    from kernelevo.evaluation.capacity import uses_gpu
+    from kernelevo.evaluation.judge.capacity import uses_gpu
 
     if config.evaluation.device == "cpu":
         return False

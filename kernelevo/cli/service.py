@@ -44,7 +44,7 @@ def contained_enough(*, unsafe_local: bool) -> str | None:
     warning), else the one line ``kernelevo serve`` refuses to start with."""
     import logging
 
-    from kernelevo.sandbox_probe import probe
+    from kernelevo.isolation.probe import probe
 
     missing = probe().missing()
     if not missing:

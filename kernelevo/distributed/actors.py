@@ -19,7 +19,7 @@ import socket
 import threading
 
 from kernelevo.evaluation import EvalOptions, EvalResult, Evaluator
-from kernelevo.evaluation.capacity import slots_for
+from kernelevo.evaluation.judge.capacity import slots_for
 from kernelevo.records.race import Race
 from kernelevo.spec import Spec
 from kernelevo.spec.errors import SpecError

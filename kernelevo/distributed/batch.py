@@ -19,9 +19,9 @@ from typing import Any
 
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import connect
-from kernelevo.evaluation.batch import Work, spec_error_result
-from kernelevo.evaluation.kernelbench import Item
-from kernelevo.evaluation.static_gate import static_rejection
+from kernelevo.evaluation.judge.batch import Work, spec_error_result
+from kernelevo.evaluation.judge.kernelbench import Item
+from kernelevo.evaluation.static.gate import static_rejection
 from kernelevo.records.options import EvalOptions
 from kernelevo.records.result import ErrorKind, EvalResult, Stage
 from kernelevo.spec.spec import Spec

@@ -7,7 +7,7 @@ CPU, and the scheduling is exactly the cluster's.
 
 Ray starts its workers at niceness 15 (``worker_niceness``), below the node's daemons. An
 evaluator's judge then ranks barely above its own compiles ahead (niceness 10 more, capped
-at 19: :data:`kernelevo.evaluation.precompile.NICENESS`), and on a host busy compiling the
+at 19: :data:`kernelevo.evaluation.child.precompile.NICENESS`), and on a host busy compiling the
 judge waits for cores: on an H100 host, 48 matmul candidates evaluated 7 to 10% slower
 through Ray than in-process. A local instance starts its workers at the driver's niceness;
 a cluster's nodes are started with ``RAY_worker_niceness=0`` (``cluster/``, ``docker/``).

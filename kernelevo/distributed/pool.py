@@ -23,7 +23,7 @@ from typing import Any
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.cluster import ACCELERATOR_PREFIX, ClusterInfo
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.static_gate import static_rejection
+from kernelevo.evaluation.static.gate import static_rejection
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.race import Race
 from kernelevo.records.result import ErrorKind, Stage

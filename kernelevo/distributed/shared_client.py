@@ -26,7 +26,7 @@ from typing import Any
 from kernelevo.distributed.actors import EvaluatorActor
 from kernelevo.distributed.shared_pool import POOL_NAME, POOL_NAMESPACE, SharedPoolActor
 from kernelevo.evaluation import EvalOptions, EvalResult
-from kernelevo.evaluation.static_gate import static_rejection
+from kernelevo.evaluation.static.gate import static_rejection
 from kernelevo.records.candidate import Candidate
 from kernelevo.records.pool import PoolSnapshot
 from kernelevo.records.race import Race

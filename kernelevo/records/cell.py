@@ -1,7 +1,7 @@
 """A candidate's archive cell: the one function that places descriptor values in the grid.
 
 The archive (:class:`~kernelevo.archive.elites.ElitesArchive`) and the judge's race
-(:class:`~kernelevo.records.race.Race`, read by :mod:`kernelevo.evaluation.racing`) both place a
+(:class:`~kernelevo.records.race.Race`, read by :mod:`kernelevo.evaluation.common.racing`) both place a
 kernel in a cell; both call :func:`cell_index`, so they cannot disagree. It lives here, below both.
 """
 

@@ -39,7 +39,7 @@ class EvalOptions(BaseModel):
     # CUDA: libraries a kernel's C++ may call in place of its own kernels ("cublas", "cudnn", "thrust", "cub", ...)
     allowed_libraries: list[str] = Field(default_factory=list)
     # the vendor-library families a candidate may hand to torch (gemm, conv, attention, rnn; [] for pure
-    # mode); None: the spec's setting, else every family (kernelevo.evaluation.library)
+    # mode); None: the spec's setting, else every family (kernelevo.evaluation.common.library)
     library: list[str] | None = None
     # archive descriptors (names, see kernelevo.archive.descriptors) to measure on each correct result
     descriptors: list[str] = Field(default_factory=list)
@@ -51,14 +51,14 @@ class EvalOptions(BaseModel):
     max_reps: int = Field(default=1000, ge=1)
     timing_budget_ms: float = Field(default=1000.0, gt=0)  # per callable, adaptive repetitions stop here
     target_rel_iqr: float = Field(default=0.02, gt=0)  # stop early once IQR/median is below this
-    racing: bool = True  # stop timing a candidate clearly slower than its archive cell's elite (evaluation.racing)
+    racing: bool = True  # stop timing a candidate clearly slower than its cell's elite (evaluation.common.racing)
     timing_input_sets: int = Field(default=3, ge=1)  # rotated, so no call finds its inputs in cache
     baselines: list[str] | None = None  # "eager", "compile"; None: both on GPU, eager on CPU
     aot_metadata: bool = True  # without a GPU, compile for sm_90 ahead of time for registers and spills
     floor_check: bool = True
     floor_margin: float = Field(default=0.8, gt=0, le=1)  # reject a median below margin x floor
     remeasure_above: float = 10.0  # speedup over torch.compile that is timed again before believed
-    baseline_cache: bool = True  # GPU: reuse eager and torch.compile timings cached on disk (evaluation.spec_cache)
+    baseline_cache: bool = True  # GPU: reuse the eager and torch.compile timings on disk (evaluation.judge.spec_cache)
     rebaseline: bool = False  # measure the baselines again (and replace the cached ones)
     # resources
     # GPU memory one evaluation (judge and candidate child together) may use; None: what is free when
@@ -70,11 +70,11 @@ class EvalOptions(BaseModel):
     # waits for a child to start
     spare_children: int | None = Field(default=None, ge=0)
     # candidate children and precompilers forked from a fork server that imported torch and
-    # triton once (kernelevo.zygote), instead of each starting a new Python: ready in milliseconds
+    # triton once (kernelevo.isolation.zygote), instead of each starting a new Python: ready in milliseconds
     fork_children: bool = True
     # On a GPU, compile the next candidates' kernels on the CPU while the GPU judges one, each
     # candidate's kernels in parallel threads (Triton releases the GIL while it compiles), at a
-    # lower CPU priority than the judge (evaluation.precompile.NICENESS), so compiles may use every core.
+    # lower CPU priority than the judge (evaluation.child.precompile.NICENESS), so compiles may use every core.
     # None → sized from the CPU cores per GPU (cores_per_gpu): ahead, half of them within 2..8;
     # threads, the cores shared among those ahead, within 1..4 (16 cores: 8 ahead, 2 threads
     # each). Compiling an autotuned matmul's 8 kernels a candidate on an H100 host's 16 cores,

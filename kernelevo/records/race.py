@@ -1,7 +1,7 @@
 """A race: what a candidate must beat to matter, sent with it from the archive to the judge.
 
 The archive builds it (:meth:`kernelevo.archive.elites.ElitesArchive.race`) and the judge reads
-it (:mod:`kernelevo.evaluation.racing` holds the stopping rule), so it lives here, below both.
+it (:mod:`kernelevo.evaluation.common.racing` holds the stopping rule), so it lives here, below both.
 """
 
 from __future__ import annotations

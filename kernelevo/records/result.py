@@ -89,7 +89,7 @@ class Timing(BaseModel):
     # median_ms: the GPU is kept busy while the host launches, so the events time only the GPU's work.
     host_launch_ms: float | None = None
     bracket_ms: float = 0.0  # GPU: the event bracket's own time, measured by the judge and taken off each sample
-    # stopped early, clearly slower than the elite of its archive cell (kernelevo.evaluation.racing): the
+    # stopped early, clearly slower than the elite of its archive cell (kernelevo.evaluation.common.racing): the
     # median is from fewer samples, and is above the elite's by more than the noise
     raced: bool = False
 
@@ -140,7 +140,7 @@ class KernelMetadata(BaseModel):
 
 
 # The vendor-library families a candidate may hand to torch by default: the ops inductor itself
-# leaves to libraries (kernelevo.evaluation.library says what each covers).
+# leaves to libraries (kernelevo.evaluation.common.library says what each covers).
 LIBRARY_FAMILIES = ("gemm", "conv", "attention", "rnn")
 
 
@@ -156,7 +156,7 @@ def known_families(value: list[str] | None, *, pure: str = "[] for pure mode") -
 class LibraryCall(BaseModel):
     """Calls of one vendor-library op with one signature that a forward made through torch."""
 
-    family: str  # "gemm", "conv", "attention", "rnn" (kernelevo.evaluation.library)
+    family: str  # "gemm", "conv", "attention", "rnn" (kernelevo.evaluation.common.library)
     op: str  # the torch function or aten op: "linear", "mm", "conv2d", "scaled_dot_product_attention", ...
     signature: str  # for people: "linear 4096x4096x4096 float16"
     count: int = 1  # calls per forward
@@ -199,7 +199,7 @@ class CudaBuild(BaseModel):
 
 
 class Floor(StrEnum):
-    """Which bound sets a kernel's floor (:meth:`kernelevo.evaluation.hardware.Ceilings.floor`)."""
+    """Which bound sets a kernel's floor (:meth:`kernelevo.evaluation.judge.hardware.Ceilings.floor`)."""
 
     COMPUTE = "compute"  # FLOPs / peak FLOP/s
     READ = "read"  # a kernel that reads more than it writes: the bytes it reads at the read bandwidth, ...

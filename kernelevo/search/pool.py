@@ -30,7 +30,7 @@ class EvaluatorPool(Protocol):
         """The candidate's result on each hardware type the run targets.
 
         ``races``: per hardware type, the elites the candidate must beat there (see
-        :mod:`kernelevo.evaluation.racing`); a hardware type not in it times in full.
+        :mod:`kernelevo.evaluation.common.racing`); a hardware type not in it times in full.
         """
         ...
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from kernelevo.evaluation.library_policy import effective_policy
+from kernelevo.evaluation.common.library_policy import effective_policy
 from kernelevo.records.candidate import Candidate, OperatorFailure, OperatorName, source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig

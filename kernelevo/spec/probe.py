@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.sizes import CPU_CHILD_LIMIT, ensure_fits, live_data, size_globals
 from kernelevo.spec.spec import Spec

@@ -53,7 +53,7 @@ class SpecSettings(BaseModel):
     cpu_variants: list[str] | None = None
     language: Literal["triton", "cuda"] = "triton"
     seeds: list[str] = Field(default_factory=list)
-    # the vendor-library families a candidate may call through torch (kernelevo.evaluation.library);
+    # the vendor-library families a candidate may call through torch (kernelevo.evaluation.common.library);
     # None: every family; []: pure mode. A run's option overrides it.
     library: list[str] | None = None
     # fp32 matrix products may round their inputs to TF32 (tensor cores): a candidate's library GEMMs and

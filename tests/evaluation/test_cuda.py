@@ -12,9 +12,9 @@ import pytest
 from cuda_kernels import CUPY, LOAD_INLINE
 
 from kernelevo.evaluation import ErrorKind, EvalOptions, Evaluator
-from kernelevo.evaluation.cuda_build import own_name, register_limited_threads
-from kernelevo.evaluation.cuda_runtime import LaunchLog, read_kernels
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.child.cuda_build import own_name, register_limited_threads
+from kernelevo.evaluation.child.cuda_runtime import LaunchLog, read_kernels
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.utils.cuda_source import find_cuda, is_cuda_source, kernel_names
 

@@ -1,7 +1,7 @@
 """Compile the CUDA C++ inside a candidate module for sm_90, without a GPU and without running it.
 
 The evaluator's own path does the work: :func:`kernelevo.utils.cuda_source.find_cuda` finds
-the units in the AST, :func:`kernelevo.evaluation.cuda_build.compile_unit` compiles each with
+the units in the AST, :func:`kernelevo.evaluation.child.cuda_build.compile_unit` compiles each with
 the nvcc on the PATH (``load_inline`` units with torch's headers and, for the math-library
 headers a compiler-only toolkit lacks, the evaluator's stand-ins). What this adds is when a
 unit cannot be compiled here at all: one that includes a math library's header itself (the
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kernelevo.evaluation.cuda_build import nvcc
+from kernelevo.evaluation.child.cuda_build import nvcc
 from kernelevo.utils.cuda_source import CudaUnit
 
 # math libraries' headers a unit may include itself; the CUDA compiler's toolkit may lack them

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cuda_compile import cannot_compile_here, get_function_names, nvcc
 
-from kernelevo.evaluation.cuda_build import compile_unit
+from kernelevo.evaluation.child.cuda_build import compile_unit
 from kernelevo.spec import read_spec
 from kernelevo.spec.settings import parse_settings
 from kernelevo.utils.cuda_source import CudaUnit, find_cuda, kernel_names

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.variation.seeding.attention_seed import attention_seeds, own_attention
 from kernelevo.variation.seeding.inductor_capture import Capture

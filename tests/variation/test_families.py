@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.spec.loaded import LoadedSpec
 from kernelevo.variation.moves import template

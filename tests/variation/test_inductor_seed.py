@@ -18,7 +18,7 @@ import pytest
 
 from kernelevo.driver import compile_seeds
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.records.result import ErrorKind
 from kernelevo.records.run_config import RunConfig
 from kernelevo.spec import read_spec

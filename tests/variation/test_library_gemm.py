@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.variation.moves.fuse_epilogue import fusions
 from kernelevo.variation.moves.library_gemm import SPLIT, gemm_swaps

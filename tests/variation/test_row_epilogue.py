@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kernelevo.evaluation import EvalOptions, Evaluator
-from kernelevo.evaluation.static_check import check_source
+from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.utils.pyast import launched_kernel
 from kernelevo.variation.moves.library_gemm import gemm_swaps

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kernelevo.evaluation.library_policy import describe_policy
+from kernelevo.evaluation.common.library_policy import describe_policy
 from kernelevo.records.result import LIBRARY_FAMILIES, EvalResult
 from kernelevo.spec.errors import SpecError
 from kernelevo.spec.settings import parse_settings

@@ -25,7 +25,7 @@ configuration or pass other launch options (``num_ctas``, ``maxnreg``), nor for 
 Each trial is timed by ``triton.testing.do_bench`` with 5 ms of warm-up and 20 ms of runs, not its
 default 25 and 100: the judge runs the autotuner for every variant's shape, and Triton's default
 would spend 125 ms on each configuration of each. The judge gives every autotuned candidate these
-trials (:mod:`kernelevo.evaluation.instrument`); the move writes them into the kernel so that it
+trials (:mod:`kernelevo.evaluation.child.instrument`); the move writes them into the kernel so that it
 keeps them where users run it.
 """
 

@@ -1,7 +1,7 @@
 """What ``torch.compile`` (inductor) writes for a spec's reference: captured in an isolated child on a GPU.
 
 The spec is untrusted code, and so is what inductor makes of it: both run only in a
-:class:`~kernelevo.sandbox.Sandbox` child with a hard time limit. The child compiles the
+:class:`~kernelevo.isolation.sandbox.Sandbox` child with a hard time limit. The child compiles the
 reference as ``torch.compile`` does by default (GEMMs and convolutions left to the vendor
 libraries), or with GEMMs as Triton templates (``templates``: inductor's max-autotune),
 with every dimension that differs between the spec's variants dynamic and the others
@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kernelevo import containment
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.isolation import containment
+from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 from kernelevo.variation.seeding.op_graph import GraphError, OpGraph, trace_graph
 from kernelevo.variation.seeding.variant_sizes import VariantSizesError, dynamic_dims, state_shapes_of, variant_shapes
 

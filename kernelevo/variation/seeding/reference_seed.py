@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from kernelevo.evaluation.static_check import check_source
-from kernelevo.evaluation.static_rules import LIBRARY_MODULES
+from kernelevo.evaluation.static.check import check_source
+from kernelevo.evaluation.static.rules import LIBRARY_MODULES
 from kernelevo.records.result import ErrorKind
 
 _DROPPED = {"get_inputs", "get_init_inputs", "KERNELEVO"}

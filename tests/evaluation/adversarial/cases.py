@@ -371,7 +371,7 @@ CASES: tuple[Case, ...] = (
              control_after=True),
 
     # ---------------------------------------------------------------------------------------------
-    # The library policy (kernelevo.evaluation.library): by default GEMMs, convolutions, attention and
+    # The library policy (kernelevo.evaluation.common.library): by default GEMMs, convolutions, attention and
     # recurrent layers may go to torch's libraries, for the reference's own work and nothing else.
     # 33. a library call doing an op the candidate's kernels must do
     _default("library_identity_conv_bias", "library_identity_conv_bias.py", E.LIBRARY_MISUSE,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelevo.evaluation.cuda_build import compile_unit
+from kernelevo.evaluation.child.cuda_build import compile_unit
 from kernelevo.utils.cuda_source import CudaUnit, find_cuda, kernel_names
 
 from .cases import KERNELS

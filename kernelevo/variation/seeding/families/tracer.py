@@ -1,6 +1,6 @@
 """The reference's graph traced in an isolated child, with or without a GPU.
 
-:func:`trace` starts a :class:`~kernelevo.sandbox.Sandbox` child that loads the spec and traces it
+:func:`trace` starts a :class:`~kernelevo.isolation.sandbox.Sandbox` child that loads the spec and traces it
 (:func:`~kernelevo.variation.seeding.op_graph.trace_graph`, on the meta device: nothing is allocated and
 nothing runs on a GPU), and returns the :class:`OpGraph` it sends back. Seeding reads the graph from
 the inductor capture where it has one; this is the path where none can be made (no GPU, or
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kernelevo.sandbox import Sandbox, SandboxFailure
+from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 from kernelevo.variation.seeding.op_graph import GraphError, OpGraph, trace_graph
 
 if TYPE_CHECKING:
