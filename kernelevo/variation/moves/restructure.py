@@ -56,6 +56,7 @@ from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, la
 from kernelevo.variation.moves.autotune_launch import autotunings
 from kernelevo.variation.moves.fuse_epilogue import fusions
 from kernelevo.variation.moves.library_gemm import gemm_swaps
+from kernelevo.variation.moves.reduction_forms import form_moves
 from kernelevo.variation.moves.row_epilogue import row_epilogues
 from kernelevo.variation.source.source_text import Move, SourceText
 
@@ -305,8 +306,8 @@ def moves(source: str) -> list[Move]:
 @functools.lru_cache(maxsize=256)
 def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
     """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
-    through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues), over every kernel not
-    kept."""
+    through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues, reduction forms), over
+    every kernel not kept."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -320,7 +321,8 @@ def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
                   functools.partial(_fast_exp, text))
     kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
     kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text)),
-              tuple(gemm_swaps(source, tree, text)), tuple(row_epilogues(source, tree, text))]
+              tuple(gemm_swaps(source, tree, text)), tuple(row_epilogues(source, tree, text)),
+              tuple(form_moves(source, tree, text))]
     return tuple(kind for kind in kinds if kind)
 
 
