@@ -78,11 +78,33 @@ def run_child(spec_path: Path, which: str, kernel: Path | None) -> None:
     print(f"FLOOR_BYTES {floor_bytes}", file=sys.stderr)
 
 
+def _number(row: dict[str, str], metric: str) -> float:
+    return float(row[metric].replace(",", ""))  # ncu may group thousands
+
+
+def kernels_of(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Each kernel row of ncu's raw CSV page (a row of units, if any, is skipped: it does not parse)."""
+    kernels = []
+    for row in rows:
+        try:
+            kernels.append({
+                "kernel": row["Kernel Name"][:120],
+                "duration_us": _number(row, "gpu__time_duration.sum") / 1e3,
+                "dram_read_mb": _number(row, "dram__bytes_read.sum") / 1e6,
+                "dram_write_mb": _number(row, "dram__bytes_write.sum") / 1e6,
+                "dram_throughput_pct": _number(row, "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+                "l2_hit_pct": _number(row, "lts__t_sector_hit_rate.pct"),
+            })
+        except (KeyError, ValueError):
+            continue
+    return kernels
+
+
 def profile(spec: str, which: str, kernel: Path | None) -> dict[str, Any]:
     """Run the child under ncu; its kernels and totals."""
     command = ["ncu", "--clock-control", "none", "--cache-control", "none", "--replay-mode", "application",
                "--nvtx", "--nvtx-include", f"{RANGE}/", "--metrics", ",".join(METRICS), "--csv",
-               "--page", "raw", sys.executable, __file__, "--child", spec, "--which", which]
+               "--page", "raw", "--print-units", "base", sys.executable, __file__, "--child", spec, "--which", which]
     if kernel is not None:
         command += ["--kernel", str(kernel)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
@@ -92,19 +114,9 @@ def profile(spec: str, which: str, kernel: Path | None) -> dict[str, Any]:
     rows = list(csv.DictReader(io.StringIO(text)))
     if done.returncode != 0 or not rows:
         return {"which": which, "error": (done.stderr or done.stdout)[-2000:]}
-    kernels = []
-    for row in rows[1:] if rows and rows[0].get("ID", "").strip() == "" else rows:  # row 0 may hold units
-        try:
-            kernels.append({
-                "kernel": row["Kernel Name"][:120],
-                "duration_us": float(row["gpu__time_duration.sum"]) / 1e3,
-                "dram_read_mb": float(row["dram__bytes_read.sum"]) / 1e6,
-                "dram_write_mb": float(row["dram__bytes_write.sum"]) / 1e6,
-                "dram_throughput_pct": float(row["dram__throughput.avg.pct_of_peak_sustained_elapsed"]),
-                "l2_hit_pct": float(row["lts__t_sector_hit_rate.pct"]),
-            })
-        except (KeyError, ValueError):
-            continue
+    kernels = kernels_of(rows)
+    if not kernels:
+        return {"which": which, "error": "no kernel row parsed: " + text[:1500]}
     total_us = sum(k["duration_us"] for k in kernels)
     dram_mb = sum(k["dram_read_mb"] + k["dram_write_mb"] for k in kernels)
     return {"which": which, "kernels": kernels, "total_us": total_us, "dram_mb": dram_mb,

@@ -12,6 +12,8 @@ So at any moment the GPU holds one copy of the variant's data on each side.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,7 +38,7 @@ from kernelevo.evaluation.common.protocol import (
 )
 from kernelevo.evaluation.common.racing import clearly_slower, threshold_ms
 from kernelevo.evaluation.common.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
-from kernelevo.evaluation.judge.timing_check import WallMismatch, cross_check
+from kernelevo.evaluation.judge.timing_check import WallMismatch, cross_check, runqueue_wait_ms
 from kernelevo.isolation.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.records.race import Race
 from kernelevo.records.result import (
@@ -116,6 +118,16 @@ def _part(result: EvalResult, name: str) -> Iterator[None]:
     finally:
         parts = result.costs.judge_parts
         parts[name] = parts.get(name, 0.0) + time.perf_counter() - start
+
+
+def _waited_since(start: dict[str, float | None], **now: float | None) -> float:
+    """The run-queue wait (ms) added since ``start`` over the threads both readings know (0 where none does)."""
+    total = 0.0
+    for key, was in start.items():
+        later = now.get(key)
+        if was is not None and later is not None:
+            total += later - was
+    return total
 
 
 class _Stages:
@@ -327,13 +339,18 @@ class _Stages:
                               opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,
                               opts.timing_budget_ms, opts.target_rel_iqr, race_ms)
         marks: dict[str, float] = {}
+        waits: dict[str, float | None] = {}  # the judge's thread's and the child's run-queue waits at the loop's start
+        judge_thread = (os.getpid(), threading.get_native_id())
 
         def mark(note: Progress, at: float) -> None:
             marks.setdefault(note.phase, at)
+            if note.phase == "timed_loop" and not waits:
+                waits.update(judge=runqueue_wait_ms(*judge_thread), child=runqueue_wait_ms(self.child.pid))
 
         reply = self.child.call(request, {"time": opts.timing_timeout_s, "timed_loop": opts.timing_timeout_s,
                                           "compile": opts.compile_timeout_s}, first_phase="time", on_progress=mark)
         received = time.perf_counter()
+        waited_ms = _waited_since(waits, judge=runqueue_wait_ms(*judge_thread), child=runqueue_wait_ms(self.child.pid))
         if isinstance(reply, ChildError):
             raise Rejected(reply.kind, reply.message)
         if reply.violations and self.opts.runtime_checks:
@@ -348,7 +365,7 @@ class _Stages:
         covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
-        cross_check(reply.samples_ms, reply.covers_ms, received - marks["timed_loop"], overhead_ms)
+        cross_check(reply.samples_ms, reply.covers_ms, received - marks["timed_loop"], overhead_ms, waited_ms)
         if self.result.library is not None and reply.library_ms is not None:
             self.result.library.library_ms = reply.library_ms
         t = reply.timing
