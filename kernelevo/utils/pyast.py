@@ -67,3 +67,14 @@ def loops_over_programs(kernel: ast.FunctionDef) -> bool:
 
 def has_program_id(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) and ast.unparse(n.func).endswith("program_id") for n in ast.walk(node))
+
+
+def copy_root(copies: dict[str, str], name: str) -> str:
+    """What ``name`` is a copy of, through copies of copies (``buf2 = buf1``, ``buf1 = buf0`` give ``buf0``);
+    ``copies`` maps each copy to the name it was assigned from. A cycle stops where it closes."""
+    seen = {name}
+    while name in copies and copies[name] not in seen:
+        name = copies[name]
+        seen.add(name)
+    return name
+

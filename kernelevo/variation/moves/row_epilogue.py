@@ -39,7 +39,7 @@ import textwrap
 from dataclasses import dataclass
 
 from kernelevo.utils.kept import is_kept
-from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr
+from kernelevo.utils.pyast import copy_root, decorator_names, dotted_name, is_constexpr
 from kernelevo.variation.moves.fuse_epilogue import Launch, address_root, aliases, launch_counts, launches
 from kernelevo.variation.moves.library_gemm import PREFIX, own_kernel_untouched
 from kernelevo.variation.source.source_text import Move, SourceText
@@ -190,7 +190,7 @@ def _reduction(kernel: ast.FunctionDef, launch: Launch, at: int, rows: str, widt
     values |= {p: a for p, a in zip(plain, launch.args, strict=True) if p not in values}
 
     def root(name: str) -> str:
-        return _resolve(copies, name)
+        return copy_root(copies, name)
 
     def text(name: str) -> str:
         return ast.unparse(values[name]) if name in values else ""
@@ -273,8 +273,8 @@ def _row_move(text: SourceText, body: list[ast.stmt], i: int, j: int, pair: tupl
     out = gemm.args[2] if len(gemm.args) == 14 else None
     if names is None or not isinstance(out, ast.Name) or not {"HAS_BIAS", "PRECISION"} <= set(keywords):
         return None
-    buffer = {out.id} | {k for k in names if _resolve(names, k) == out.id}
-    at = [k for k, arg in enumerate(second.args) if isinstance(arg, ast.Name) and _resolve(names, arg.id) == out.id]
+    buffer = {out.id} | {k for k in names if copy_root(names, k) == out.id}
+    at = [k for k, arg in enumerate(second.args) if isinstance(arg, ast.Name) and copy_root(names, arg.id) == out.id]
     shape = _allocation(body[:i], out.id)
     later = set().union(*(_names(s) for s in body[j + 1:] if not isinstance(s, ast.Delete)))
     changed = set().union(*(_names(t) for s in body[i + 1:j] for t in getattr(s, "targets", [])))
@@ -302,14 +302,6 @@ def _row_move(text: SourceText, body: list[ast.stmt], i: int, j: int, pair: tupl
         edits.append(_definition(text, kernels[second.kernel], ""))
     return Move(label, functools.partial(text.splice, edits))
 
-
-def _resolve(names: dict[str, str], name: str) -> str:
-    """What ``name`` is a copy of, through copies of copies (``buf2 = buf1``, ``buf1 = buf0``)."""
-    seen = {name}
-    while name in names and names[name] not in seen:
-        name = names[name]
-        seen.add(name)
-    return name
 
 
 def _statement(text: SourceText, stmt: ast.stmt, new: str) -> tuple[int, int, str]:

@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass
 
 from kernelevo.utils.kept import kept_lines
-from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel
+from kernelevo.utils.pyast import copy_root, decorator_names, dotted_name, is_constexpr, launched_kernel
 from kernelevo.variation.source.source_text import SourceText
 
 REDUCTIONS = frozenset({"tl.sum", "tl.max", "tl.min", "tl.reduce", "tl.argmax", "tl.argmin", "tl.xor_sum"})
@@ -157,15 +157,8 @@ def apart(launch: Launch, kernel: ast.FunctionDef, first: str, second: str) -> b
         return False
     copies = {t.id: s.value.id for s in ast.walk(launch.function) if isinstance(s, ast.Assign)
               and isinstance(s.value, ast.Name) for t in s.targets if isinstance(t, ast.Name)}
-    return _root(copies, a.id) != _root(copies, b.id)
+    return copy_root(copies, a.id) != copy_root(copies, b.id)
 
-
-def _root(copies: dict[str, str], name: str) -> str:
-    seen = {name}
-    while name in copies and copies[name] not in seen:
-        name = copies[name]
-        seen.add(name)
-    return name
 
 
 def line_span(text: SourceText, node: ast.stmt) -> tuple[int, int]:
