@@ -12,8 +12,6 @@ So at any moment the GPU holds one copy of the variant's data on each side.
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,7 +36,7 @@ from kernelevo.evaluation.common.protocol import (
 )
 from kernelevo.evaluation.common.racing import clearly_slower, threshold_ms
 from kernelevo.evaluation.common.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
-from kernelevo.evaluation.judge.timing_check import WallMismatch, cross_check, runqueue_wait_ms
+from kernelevo.evaluation.judge.timing_check import RunQueueWaits, WallMismatch, cross_check
 from kernelevo.isolation.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.records.race import Race
 from kernelevo.records.result import (
@@ -118,16 +116,6 @@ def _part(result: EvalResult, name: str) -> Iterator[None]:
     finally:
         parts = result.costs.judge_parts
         parts[name] = parts.get(name, 0.0) + time.perf_counter() - start
-
-
-def _waited_since(start: dict[str, float | None], **now: float | None) -> float:
-    """The run-queue wait (ms) added since ``start`` over the threads both readings know (0 where none does)."""
-    total = 0.0
-    for key, was in start.items():
-        later = now.get(key)
-        if was is not None and later is not None:
-            total += later - was
-    return total
 
 
 class _Stages:
@@ -339,18 +327,17 @@ class _Stages:
                               opts.warmup_reps, opts.warmup_ms, opts.min_reps, opts.min_measure_ms, opts.max_reps,
                               opts.timing_budget_ms, opts.target_rel_iqr, race_ms)
         marks: dict[str, float] = {}
-        waits: dict[str, float | None] = {}  # the judge's thread's and the child's run-queue waits at the loop's start
-        judge_thread = (os.getpid(), threading.get_native_id())
+        waits = RunQueueWaits(child_pid=self.child.pid)  # started in the judge's thread, which receives the reply
 
         def mark(note: Progress, at: float) -> None:
             marks.setdefault(note.phase, at)
-            if note.phase == "timed_loop" and not waits:
-                waits.update(judge=runqueue_wait_ms(*judge_thread), child=runqueue_wait_ms(self.child.pid))
+            if note.phase == "timed_loop":
+                waits.start()
 
         reply = self.child.call(request, {"time": opts.timing_timeout_s, "timed_loop": opts.timing_timeout_s,
                                           "compile": opts.compile_timeout_s}, first_phase="time", on_progress=mark)
         received = time.perf_counter()
-        waited_ms = _waited_since(waits, judge=runqueue_wait_ms(*judge_thread), child=runqueue_wait_ms(self.child.pid))
+        waited_ms = waits.since_start()
         if isinstance(reply, ChildError):
             raise Rejected(reply.kind, reply.message)
         if reply.violations and self.opts.runtime_checks:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +26,33 @@ def runqueue_wait_ms(pid: int | None, tid: int | None = None) -> float | None:
         return int(path.read_text().split()[1]) / 1e6
     except (OSError, ValueError, IndexError):
         return None
+
+
+class RunQueueWaits:
+    """The run-queue waits of the calling thread (the judge's) and a child's first thread, from :meth:`start`.
+
+    Made in the thread that will read :meth:`since_start`; ``start`` may be called from any thread (a progress
+    callback), and only its first call counts. A thread the kernel keeps no statistics for adds nothing.
+    """
+
+    def __init__(self, child_pid: int | None) -> None:
+        self.threads = {"judge": (os.getpid(), threading.get_native_id()), "child": (child_pid, None)}
+        self.started: dict[str, float | None] | None = None
+
+    def _now(self) -> dict[str, float | None]:
+        return {name: runqueue_wait_ms(pid, tid) for name, (pid, tid) in self.threads.items()}
+
+    def start(self) -> None:
+        if self.started is None:
+            self.started = self._now()
+
+    def since_start(self) -> float:
+        """The wait (ms) added since :meth:`start` over the threads read both times; 0 before any start."""
+        if self.started is None:
+            return 0.0
+        now = self._now()
+        return sum(later - was for name, was in self.started.items()
+                   if was is not None and (later := now[name]) is not None)
 
 
 def cross_check(samples_ms: Sequence[float], covers_ms: Sequence[float], seen_s: float, per_call_ms: float,
@@ -55,4 +84,4 @@ def cross_check(samples_ms: Sequence[float], covers_ms: Sequence[float], seen_s:
         )
 
 
-__all__ = ["WallMismatch", "cross_check", "runqueue_wait_ms"]
+__all__ = ["RunQueueWaits", "WallMismatch", "cross_check", "runqueue_wait_ms"]

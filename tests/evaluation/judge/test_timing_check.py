@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from kernelevo.evaluation.judge.timing_check import WallMismatch, cross_check, runqueue_wait_ms
+from kernelevo.evaluation.judge.timing_check import RunQueueWaits, WallMismatch, cross_check, runqueue_wait_ms
 
 BUSY = "import time\nend = time.time() + 3\nwhile time.time() < end: pass\n"
 
@@ -49,12 +49,17 @@ def test_a_process_that_shares_its_cpu_with_another_busy_one_waits_on_the_run_qu
     try:
         for p in procs:
             os.sched_setaffinity(p.pid, {cpu})
+        waits = RunQueueWaits(child_pid=procs[0].pid)
+        assert waits.since_start() == 0.0  # nothing counted before the loop starts
         before = runqueue_wait_ms(procs[0].pid)
+        waits.start()
         time.sleep(1.0)
         after = runqueue_wait_ms(procs[0].pid)
+        waited = waits.since_start()
     finally:
         for p in procs:
             p.kill()
             p.wait()
     assert before is not None and after is not None
     assert after - before > 200.0  # of about 1,000 ms, it ran about half
+    assert waited > 200.0  # the child's wait, and this (sleeping) thread's, which is about none
