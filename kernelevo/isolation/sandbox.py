@@ -148,6 +148,7 @@ class Sandbox:
         self.ready_after_s: float | None = None
         self.plan = Plan()
         self.protections: Report | None = None  # what the child said it has, once ready
+        self.replied_at = 0.0  # time.perf_counter() when the last reply's first bytes were readable
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -308,7 +309,8 @@ class Sandbox:
         ``deadlines`` maps phase names to seconds; each phase the child announces with
         :class:`Progress` starts a fresh clock (phases not named get ``deadlines['*']``,
         else the longest one). ``on_progress`` sees each note with the
-        ``time.perf_counter()`` at which it arrived. On a timeout the child is killed and
+        ``time.perf_counter()`` at which it arrived (its first bytes were readable), and
+        :attr:`replied_at` is the same for the reply. On a timeout the child is killed and
         :class:`SandboxFailure` names the phase that ran out.
         """
         self.send(request)
@@ -339,6 +341,7 @@ class Sandbox:
             remaining = deadline - time.monotonic()
             try:
                 has_data = remaining > 0 and self._conn.poll(remaining)
+                arrived = time.perf_counter()  # before recv: reading and unpickling wait on the GIL
             except (OSError, EOFError):
                 raise self._death(phase, detail) from None
             if not has_data:
@@ -356,7 +359,7 @@ class Sandbox:
                 raise SandboxFailure(FailureKind.HANDLER_ERROR, f"unreadable reply: {exc}", phase=phase) from None
             if isinstance(msg, Progress):
                 if on_progress is not None:
-                    on_progress(msg, time.perf_counter())
+                    on_progress(msg, arrived)
                 phase, detail = msg.phase, msg.detail
                 deadline = time.monotonic() + self._limit(deadlines, phase)
                 continue
@@ -364,6 +367,7 @@ class Sandbox:
                 raise SandboxFailure(
                     FailureKind.HANDLER_ERROR, f"{msg.type_name}: {msg.message}", phase=phase, detail=msg.traceback
                 )
+            self.replied_at = arrived
             return msg
 
     @staticmethod

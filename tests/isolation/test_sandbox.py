@@ -268,3 +268,26 @@ def test_a_tail_is_never_an_exception(tmp_path: Path) -> None:
     unreadable.scratch = str(tmp_path)
     (tmp_path / OUTPUT_LOG).mkdir()  # a folder where the output should be
     assert unreadable.output_tail() == ""
+
+
+def test_a_reply_is_stamped_when_readable_not_when_the_caller_gets_the_gil_back() -> None:
+    # The judge's wall-time check reads replied_at: a thread of its own that holds the GIL delays each read
+    # of the reply by a switch interval, and that delay must not count as the child's time.
+    box = Sandbox("sandbox_handlers:Echo", "hello", env=ENV, name="test")
+    box.start()
+    stop = threading.Event()
+    hog = threading.Thread(target=lambda: [None for _ in iter(stop.is_set, True)], daemon=True)
+    interval = sys.getswitchinterval()
+    try:
+        box.call(("echo", 0), {"*": 30})
+        sys.setswitchinterval(0.02)
+        hog.start()
+        sent = time.perf_counter()
+        box.call(("echo", "x" * 100_000), {"*": 30})
+        returned = time.perf_counter()
+    finally:
+        sys.setswitchinterval(interval)
+        stop.set()
+        box.kill()
+    assert sent < box.replied_at < returned
+    assert returned - box.replied_at > 0.015  # reading it took at least one more wait for the GIL

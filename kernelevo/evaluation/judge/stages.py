@@ -336,7 +336,7 @@ class _Stages:
 
         reply = self.child.call(request, {"time": opts.timing_timeout_s, "timed_loop": opts.timing_timeout_s,
                                           "compile": opts.compile_timeout_s}, first_phase="time", on_progress=mark)
-        received = time.perf_counter()
+        received = self.child.replied_at  # when the reply was readable, not when this thread got the GIL back
         waited_ms = waits.since_start()
         if isinstance(reply, ChildError):
             raise Rejected(reply.kind, reply.message)
