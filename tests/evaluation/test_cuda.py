@@ -13,7 +13,7 @@ from cuda_kernels import CUPY, LOAD_INLINE
 
 from kernelevo.evaluation import ErrorKind, EvalOptions, Evaluator
 from kernelevo.evaluation.child.cuda_build import own_name, register_limited_threads
-from kernelevo.evaluation.child.cuda_runtime import LaunchLog, read_kernels
+from kernelevo.evaluation.child.cuda_runtime import CudaRuntime, LaunchLog, read_kernels
 from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.utils.cuda_source import find_cuda, is_cuda_source, kernel_names
@@ -137,6 +137,18 @@ def test_the_profilers_kernels_are_sorted_into_own_foreign_and_other_stream() ->
     empty = LaunchLog()
     read_kernels([], {"gelu_kernel"}, empty)
     assert empty.error is not None
+
+
+def test_vendor_kernels_of_a_library_call_the_op_recorder_saw_are_not_foreign() -> None:
+    # torch::matmul in a load_inline extension under the default policy: cuBLAS runs nvjet on CUDA 13 (H200)
+    log = LaunchLog(foreign=["nvjet_sm90_hsh_8x64_64x16_4x1_v_bz_TNN"])
+    runtime = CudaRuntime(on_phase=lambda phase, detail="": None)
+    assert runtime.violations(log, {"gemm"}) == []
+    unseen = runtime.violations(log)  # no GEMM recorded: the kernel is a library's, not the candidate's
+    assert [kind for kind, _ in unseen] == [ErrorKind.LIBRARY_CALL] and "cublas" in unseen[0][1]
+    assert [kind for kind, _ in runtime.violations(log, {"conv"})] == []  # cuDNN may run cuBLAS kernels
+    cudnn = LaunchLog(foreign=["cudnn::ops::nchwToNhwcKernel"])
+    assert [kind for kind, _ in runtime.violations(cudnn, {"gemm"})] == [ErrorKind.LIBRARY_CALL]
 
 
 def test_mangled_and_demangled_symbols_map_to_their_kernel() -> None:

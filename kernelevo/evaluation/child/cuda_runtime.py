@@ -28,7 +28,7 @@ import re
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,16 @@ LIBRARY_KERNELS = {
     "thrust": re.compile(r"thrust::|_kernel_agent", re.I),
     "cub": re.compile(r"cub::|DeviceReduce|DeviceScan|DeviceRadixSort|DeviceSegmented", re.I),
     "cupy": re.compile(r"^cupy_|cupy::", re.I),
+}
+# The vendor kernels a library op of each policy family runs when a candidate calls it through torch, from
+# Python or from C++ (``torch::matmul`` in a load_inline extension: cuBLAS, nvjet on CUDA 13). The op
+# recorder saw those calls and the judge holds them to the library policy and to the reference's work; the
+# launch check only must not call their kernels foreign.
+FAMILY_KERNELS = {
+    "gemm": (LIBRARY_KERNELS["cublas"],),
+    "conv": (LIBRARY_KERNELS["cudnn"], LIBRARY_KERNELS["cublas"]),
+    "attention": (re.compile(r"flash|fmha|attention", re.I), LIBRARY_KERNELS["cublas"]),
+    "rnn": (LIBRARY_KERNELS["cudnn"], LIBRARY_KERNELS["cublas"]),
 }
 
 
@@ -220,11 +230,15 @@ class CudaRuntime:
     def _allowed(self, name: str) -> bool:
         return any(LIBRARY_KERNELS[lib].search(name) for lib in self.allowed_libraries if lib in LIBRARY_KERNELS)
 
-    def violations(self, log: LaunchLog) -> list[tuple[ErrorKind, str]]:
+    def violations(self, log: LaunchLog, library_families: Iterable[str] = ()) -> list[tuple[ErrorKind, str]]:
+        """What the watched call did wrong; ``library_families``: those of the library calls the op recorder saw
+        in it, whose vendor kernels are theirs (:data:`FAMILY_KERNELS`)."""
         found = []
-        if log.foreign:
-            names = ", ".join(sorted({_short(n) for n in log.foreign})[:4])
-            libs = sorted({lib for lib, p in LIBRARY_KERNELS.items() for n in log.foreign if p.search(n)})
+        served = [p for family in set(library_families) for p in FAMILY_KERNELS.get(family, ())]
+        foreign = [n for n in log.foreign if not any(p.search(n) for p in served)]
+        if foreign:
+            names = ", ".join(sorted({_short(n) for n in foreign})[:4])
+            libs = sorted({lib for lib, p in LIBRARY_KERNELS.items() for n in foreign if p.search(n)})
             found.append((ErrorKind.LIBRARY_CALL, f"the GPU ran kernels that are not the candidate's own: {names}"
                           + (f" ({', '.join(libs)})" if libs else "") + "; your kernels must do the work"))
         if log.other_stream:

@@ -237,11 +237,12 @@ class CandidateRunner:
                               compile_s=self._compile_s() - compile_before)
         if gpu_log.error:
             return ChildError(ErrorKind.EVALUATOR_ERROR, gpu_log.error)
-        cuda_violations = self.cuda.violations(gpu_log) if self.cuda is not None else []
+        library = ops.library.records() if ops.library is not None else []
+        cuda_violations = (self.cuda.violations(gpu_log, {call.family for call in library})
+                           if self.cuda is not None else [])
         items = list(result) if isinstance(result, list | tuple) else [result]
         wrong = next((f"output[{i}] is a {type(x).__name__}" for i, x in enumerate(items)
                       if type(x) is not torch.Tensor), None)
-        library = ops.library.records() if ops.library is not None else []
         if library:
             self.library_seen.add(request.variant)
         reply = CallReply(
