@@ -3,10 +3,10 @@
 # spec: "gru"
 # spec sha256: "1ca53e61179f5a1b0e0926f5e07d6696a0482dd981af3cd576319179f89f275f"
 # hardware: "h200"
-# made: "2026-11-26T23:45:31+00:00"
+# made: "2026-11-27T07:07:46+00:00"
 # candidate: {"run": 1, "number": 0, "operator": "seed", "model": null}
 # measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
-# timings: "median 9.9262 ms (IQR 2.3578), 0.91x eager, 0.71x torch.compile, 0% of roofline (read)"
+# timings: "median 5.9924 ms (IQR 0.1860), 1.55x eager, 1.53x torch.compile, 0% of roofline (read)"
 # variants checked: ["small", "odd", "default"]
 
 """A 2-layer GRU (256 -> 512 hidden) over 256 steps of 32 sequences, fp32, given h0 (KernelBench level 3 39)."""
