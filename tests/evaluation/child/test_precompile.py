@@ -183,3 +183,42 @@ def test_precompilers_forked_from_one_server_compile_in_parallel_threads(example
         cubins = list((caches / f"cache-{i}").rglob("*.cubin"))
         assert len(cubins) == 2 and all('"arch": 90' in c.with_suffix(".json").read_text().replace("'", '"')
                                         for c in cubins)
+
+
+@pytest.mark.parametrize("op", ["mm", "addmm", "conv1d", "conv2d_strided", "sdpa"])
+def test_library_ops_in_a_precompile_get_their_outputs_shapes_without_computing_them(op: str) -> None:
+    # the precompiler runs a candidate's forward on CPU tensors only to compile its Triton kernels: a
+    # KernelBench-sized convolution computed there took 90 s a candidate on an H200 host
+    import torch
+    import torch.nn.functional as F
+
+    from kernelevo.evaluation.child.precompile import library_shapes_only
+
+    a, b, bias = torch.randn(64, 32), torch.randn(32, 48).t().contiguous().t(), torch.randn(48)
+    x1, w1 = torch.randn(2, 4, 33), torch.randn(8, 4, 3)
+    x2, w2 = torch.randn(2, 4, 17, 19), torch.randn(8, 4, 3, 3)
+    q = torch.randn(2, 3, 16, 8)
+    calls = {
+        "mm": lambda: a @ b,
+        "addmm": lambda: torch.addmm(bias, a, b),
+        "conv1d": lambda: F.conv1d(x1, w1, padding=1),
+        "conv2d_strided": lambda: F.conv2d(x2, w2, stride=2).permute(0, 2, 3, 1),
+        "sdpa": lambda: F.scaled_dot_product_attention(q, q, q, is_causal=True),
+    }
+    real = calls[op]()
+    with torch.no_grad(), library_shapes_only() as mode:
+        shaped = calls[op]()
+    assert mode.skipped == 1
+    assert (shaped.shape, shaped.stride(), shaped.dtype, shaped.device) == \
+        (real.shape, real.stride(), real.dtype, real.device)
+
+
+def test_ops_that_are_no_library_call_are_computed_in_a_precompile() -> None:
+    import torch
+
+    from kernelevo.evaluation.child.precompile import library_shapes_only
+
+    x = torch.arange(6.0)
+    with library_shapes_only() as mode:
+        y = (x * 2).sum()
+    assert mode.skipped == 0 and y.item() == 30.0
