@@ -6,7 +6,7 @@ import hashlib
 import time
 from enum import StrEnum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
@@ -75,9 +75,18 @@ class Candidate(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     created_at: float = Field(default_factory=time.time)
 
+    # (the source it was computed from, its hash): a driver with islands asked for one candidate's hash five
+    # times (its dedupe, numbering, store and the other islands' tells), 9% of its time at 1,024 evaluators
+    # (benchmarks/README.md, 2026-11-27). Kept with the very source object, so a copy with another source
+    # (model_copy(update=...)) computes its own; it travels with the candidate through pickling (Ray).
+    _hashed: tuple[str, str] | None = PrivateAttr(default=None)
+
     @property
     def source_hash(self) -> str:
-        return source_hash(self.source)
+        hashed = self._hashed
+        if hashed is None or hashed[0] is not self.source:
+            hashed = self._hashed = (self.source, source_hash(self.source))
+        return hashed[1]
 
 
 class Evaluated(BaseModel):
