@@ -148,14 +148,15 @@ def time_callable(
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the timed loop, after a collection, as ``timeit`` does.
+    """Python's cyclic garbage collector off for the timed loop, as ``timeit`` does.
 
-    A full collection in a process that imported torch and Triton takes tens of milliseconds. One in the
-    loop, between two calls, stretched its wall time past what the samples account for, and the judge
-    rejected honest kernels as timer_mismatch (4 to 11 of a search's 90 to 150 candidates on an H200,
-    benchmarks/README.md, 2026-11-27); one inside a call would stall the GPU on the host and inflate a sample.
+    A full collection in a process that imported torch, Triton and inductor takes about 150 ms (on the
+    2-core development machine). One in the loop, between two calls, stretches its wall time past what the
+    samples account for, and the judge rejected honest kernels as timer_mismatch (4 to 11 of a search's 90
+    to 150 candidates on an H200, benchmarks/README.md, 2026-11-27); one inside a call would stall the GPU on
+    the host and inflate a sample. No collection is run before the loop either: it would cost as much, on
+    every timing. The loop's own garbage waits for the next collection after it.
     """
-    gc.collect()
     was_enabled = gc.isenabled()
     gc.disable()
     try:
