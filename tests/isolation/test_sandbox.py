@@ -58,6 +58,10 @@ def test_reply_round_trip(box: Sandbox) -> None:
     assert box.call(("echo", "again"), {"*": 30}) == ("hello", "again")
 
 
+def test_what_a_child_built_before_its_first_request_is_kept_from_the_collector(box: Sandbox) -> None:
+    assert box.call(("frozen", None), {"*": 30}) > 1000  # at least what the interpreter and the handler imported
+
+
 def test_handler_exception_is_a_failure_not_a_crash(box: Sandbox) -> None:
     with pytest.raises(SandboxFailure) as info:
         box.call(("raise", "bad input"), {"*": 30})
