@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from enum import StrEnum
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field
 
 from kernelevo.records.elite import AddStatus
 from kernelevo.records.result import EvalResult
@@ -62,6 +63,15 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+# A driver with islands asked for one candidate's hash five times (its dedupe against other islands, its
+# numbering, the store, the other islands' tells): 30,940 SHA-256 calls for 6,144 results, 9% of its time
+# at 1,024 evaluators (benchmarks/README.md, 2026-11-27). Remembered by source text, not on the candidate:
+# a model's own attributes would count in its equality, and a copy with another source must not keep it.
+@functools.lru_cache(maxsize=1024)
+def _remembered_hash(source: str) -> str:
+    return source_hash(source)
+
+
 class Candidate(BaseModel):
     """A kernel the search produced, with where it came from."""
 
@@ -75,18 +85,9 @@ class Candidate(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     created_at: float = Field(default_factory=time.time)
 
-    # (the source it was computed from, its hash): a driver with islands asked for one candidate's hash five
-    # times (its dedupe, numbering, store and the other islands' tells), 9% of its time at 1,024 evaluators
-    # (benchmarks/README.md, 2026-11-27). Kept with the very source object, so a copy with another source
-    # (model_copy(update=...)) computes its own; it travels with the candidate through pickling (Ray).
-    _hashed: tuple[str, str] | None = PrivateAttr(default=None)
-
     @property
     def source_hash(self) -> str:
-        hashed = self._hashed
-        if hashed is None or hashed[0] is not self.source:
-            hashed = self._hashed = (self.source, source_hash(self.source))
-        return hashed[1]
+        return _remembered_hash(self.source)
 
 
 class Evaluated(BaseModel):
