@@ -14,6 +14,9 @@ import numpy as np
 # what ``ribs.archives.GridArchive`` adds before truncating (its default ``epsilon``): a value on a
 # cell's lower edge, a little off after the subtraction, still lands in that cell
 EPSILON = 1e-6
+# a driver tells hundreds of results a second, each placed in a cell: numpy's calls on arrays of two or
+# three values cost 0.1 ms a cell (2% of a driver's time at 1,024 evaluators), plain arithmetic a twentieth
+_INT32 = 2.0**31
 
 
 def cell_index(measures: Sequence[float], *, dims: Sequence[int], ranges: Sequence[tuple[float, float]]) -> int:
@@ -23,10 +26,25 @@ def cell_index(measures: Sequence[float], *, dims: Sequence[int], ranges: Sequen
     if len(measures) != len(dims) or len(ranges) != len(dims):
         raise ValueError(f"cell_index needs one measure and one (low, high) range per descriptor: got "
                          f"{len(measures)} measures and {len(ranges)} ranges for {len(dims)} descriptors")
+    grid = []
+    for value, cells, (low, high) in zip(measures, dims, ranges, strict=True):
+        scaled = (cells * (float(value) - low) + EPSILON) / (high - low)
+        if not -_INT32 < scaled < _INT32:  # NaN, infinities and the like: as numpy casts them, below
+            return _cell_index_numpy(measures, dims=dims, ranges=ranges)
+        grid.append(min(max(int(scaled), 0), cells - 1))  # int() truncates toward 0, as astype(np.int32)
+    index = 0
+    for g, cells in zip(grid, dims, strict=True):  # row-major, as np.ravel_multi_index
+        index = index * cells + g
+    return index
+
+
+def _cell_index_numpy(measures: Sequence[float], *, dims: Sequence[int], ranges: Sequence[tuple[float, float]]
+                      ) -> int:
     cells = np.asarray(dims, dtype=np.int32)
     low = np.asarray([r[0] for r in ranges], dtype=np.float64)
     high = np.asarray([r[1] for r in ranges], dtype=np.float64)
     values = np.asarray(measures, dtype=np.float64)
-    grid = ((cells * (values - low) + EPSILON) / (high - low)).astype(np.int32)
+    with np.errstate(invalid="ignore"):  # NaN and values past int32 cast as numpy casts them, without a warning
+        grid = ((cells * (values - low) + EPSILON) / (high - low)).astype(np.int32)
     grid = np.clip(grid, 0, cells - 1)
     return int(np.ravel_multi_index(tuple(grid), tuple(dims)))

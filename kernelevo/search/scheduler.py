@@ -363,7 +363,7 @@ class Scheduler:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
         self._maybe_migrate()
-        self.store.progress(snapshot(self), force=any(e.credited for e in told))
+        self.store.progress(lambda: snapshot(self), force=any(e.credited for e in told))
         self.on_event("evaluation")
 
     def _maybe_migrate(self) -> None:

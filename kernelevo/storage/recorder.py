@@ -64,7 +64,7 @@ class RunRecorder:
         self.db, self.run_id, self.owner = db, run_id, owner
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
-        self._pending: Progress | None = None  # a snapshot not written yet (too soon after the last)
+        self._pending: Progress | Callable[[], Progress] | None = None  # not written yet (too soon after the last)
         # while batched: the candidates and the other writes made since the last commit, in order
         self._batching = False
         self._held_candidates: list[Candidate] = []
@@ -269,11 +269,13 @@ class RunRecorder:
             row.fitness, row.best_candidate_number, row.uses = (prompt.fitness, prompt.best_candidate_id,
                                                                 prompt.uses)
 
-    def progress(self, snapshot: Progress, *, force: bool = False) -> None:
+    def progress(self, snapshot: Progress | Callable[[], Progress], *, force: bool = False) -> None:
         """A progress event (at most one a second unless ``force``), and the run's summary columns.
 
         A snapshot held back by that limit is kept: :meth:`flush` writes it (the driver's heartbeat
-        does, every second), so the last evaluation always shows within a second or two.
+        does, every second), so the last evaluation always shows within a second or two. Given as a
+        function, it is taken only when written: the search tells a result hundreds of times a second,
+        and a snapshot taken at each was 4% of the driver's time at 1,024 evaluators (benchmarks/README.md).
         """
         now = time.time()
         if not force and now - self._last_progress < PROGRESS_EVERY_S:
@@ -289,8 +291,10 @@ class RunRecorder:
         if self._batching:
             self.commit()
 
-    def _write_progress(self, snapshot: Progress, now: float) -> None:
+    def _write_progress(self, snapshot: Progress | Callable[[], Progress], now: float) -> None:
         self._last_progress, self._pending = now, None
+        if callable(snapshot):
+            snapshot = snapshot()
         self._write(lambda session: self._save_progress(session, snapshot, now))
 
     def _save_progress(self, session: Session, snapshot: Progress, now: float) -> None:
