@@ -144,7 +144,9 @@ def test_islands_call_their_own_llm_and_evolve_their_own_prompts(local_ray: Clus
     llm = LLMConfig(model="openai/gpt-4o-mini", api_base=llm_server.base_url, api_key_env="KERNELEVO_ISLAND_KEY",
                     max_retries=0)
     names = [d.name for d in descriptor_set("levels")]
-    pool = SimulatedPool(2, 0.05, descriptors=names, made_up_measures=True)
+    # evaluations of 0.2 s: on a loaded 2-core CI machine, 0.05 s ended the 40 evaluations before the second
+    # island's first meta-prompt evolution came back (only island 0 had evolved one)
+    pool = SimulatedPool(2, 0.2, descriptors=names, made_up_measures=True)
     config = RunConfig(budget=Budget(evaluations=40), evaluation=CPU, islands=2, llm=llm, evolve_prompts_every=2,
                        in_flight=4)
     outcome = asyncio.run(start_search(db, gelu, config, out=tmp_path / "run", pool=pool))

@@ -116,6 +116,9 @@ def test_no_garbage_collection_runs_in_the_timed_loop() -> None:
         if phase == "start":
             collections.append(info["generation"])
 
+    threshold, enabled = gc.get_threshold(), gc.isenabled()
+    gc.set_threshold(100, 10, 10)  # automatic collections on, whatever an earlier test or library set
+    gc.enable()
     gc.callbacks.append(noted)
     try:
         run = time_callable(cycles, [()], device=torch.device("cpu"), warmup=2, min_reps=30, max_reps=30,
@@ -130,3 +133,6 @@ def test_no_garbage_collection_runs_in_the_timed_loop() -> None:
         assert len(collections) > before  # the same work outside the loop does collect: the check can fail
     finally:
         gc.callbacks.remove(noted)
+        gc.set_threshold(*threshold)
+        if not enabled:
+            gc.disable()
