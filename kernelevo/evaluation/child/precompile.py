@@ -23,7 +23,7 @@ A vendor-library op the forward calls through torch (a convolution, a GEMM, atte
 layer) is not computed here: its output is allocated with the shape, strides and dtype its meta
 function gives (:func:`library_shapes_only`). Nothing reads the values, since no kernel launches, and
 the precompiler computes with one thread at a low priority: the suite's Conv1d (16 x 64 x 65536, 52 GFLOP)
-takes 2.6 s a call so on a 2-core development machine, a 4096-cube GEMM about as long, for every candidate.
+takes 2.6 s a call that way on a 2-core development machine, a 4096-cube GEMM about as long, for every candidate.
 
 Precompilers run at a lower CPU priority (:data:`NICENESS`), so that compiles may take every
 core of the GPU's share of the host while the judge, its GPU child and the children being
@@ -33,6 +33,7 @@ started for the next candidates are scheduled first (a priority, not a reservati
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
@@ -203,6 +204,7 @@ def _compile_only(target: GpuTarget, launched: list[Any], pool: Executor | None)
         JITFunction.run, Autotuner.run, driver._active = saved
 
 
+@functools.cache
 def _library_shapes_only_mode() -> type:
     """The mode's class, made when first used: the judge imports this module, and must not import torch."""
     import torch
@@ -242,13 +244,7 @@ def _library_shapes_only_mode() -> type:
 def library_shapes_only() -> Any:
     """A dispatch mode in which each vendor-library op (:data:`~kernelevo.evaluation.common.library.ATEN_OPS`)
     returns uninitialized outputs of the shapes, strides and dtypes it would compute, computing nothing."""
-    global _LIBRARY_SHAPES_ONLY
-    if _LIBRARY_SHAPES_ONLY is None:
-        _LIBRARY_SHAPES_ONLY = _library_shapes_only_mode()
-    return _LIBRARY_SHAPES_ONLY()
-
-
-_LIBRARY_SHAPES_ONLY: type | None = None
+    return _library_shapes_only_mode()()
 
 
 def _compiled(launched: list[Any]) -> list[tuple[str, Any]]:
