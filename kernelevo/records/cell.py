@@ -14,8 +14,8 @@ import numpy as np
 # what ``ribs.archives.GridArchive`` adds before truncating (its default ``epsilon``): a value on a
 # cell's lower edge, a little off after the subtraction, still lands in that cell
 EPSILON = 1e-6
-# a driver tells hundreds of results a second, each placed in a cell: numpy's calls on arrays of two or
-# three values cost 0.1 ms a cell (2% of a driver's time at 1,024 evaluators), plain arithmetic a twentieth
+# a driver tells hundreds of results a second, each placed in a cell: numpy's calls on arrays of three values
+# took 26.5 us a cell, plain arithmetic 3.8 us (2-core development machine, 2026-11-27)
 _INT32 = 2.0**31
 
 

@@ -135,10 +135,38 @@ def time_callable(
     with _collector_paused():
         if on_loop_start is not None:
             on_loop_start()
-        loop_wall, raced = _timed_loop(fn, input_sets, cuda=cuda, flusher=flusher, cover=cover, min_reps=min_reps,
-                                       min_measure_ms=min_measure_ms, max_reps=max_reps, budget_ms=budget_ms,
-                                       target_rel_iqr=target_rel_iqr, race_ms=race_ms, samples=samples,
-                                       covers=covers, enqueue_ms=enqueue_ms)
+        loop_start = _perf_counter()
+        deadline = loop_start + budget_ms / 1000.0
+        start_evt = _Event(enable_timing=True) if cuda else None
+        end_evt = _Event(enable_timing=True) if cuda else None
+        race_looks = looks(min_reps) if race_ms is not None else set()
+        raced = False
+        while len(samples) < max_reps:
+            inputs = input_sets[len(samples) % len(input_sets)]
+            if flusher is not None:
+                flusher()
+            if cover is not None:
+                assert start_evt is not None and end_evt is not None
+                covers.append(cover.sleep())
+                queued = _perf_counter()
+                _record(start_evt)
+                fn(*inputs)
+                _record(end_evt)
+                enqueue_ms.append((_perf_counter() - queued) * 1000.0)
+                _synchronize()
+                samples.append(_elapsed_time(start_evt, end_evt))
+                cover.saw(enqueue_ms[-1])
+            else:
+                t0 = _perf_counter()
+                fn(*inputs)
+                samples.append((_perf_counter() - t0) * 1000.0)
+            if len(samples) in race_looks and clearly_slower(samples, race_ms):  # type: ignore[arg-type]
+                raced = True
+                break
+            enough = len(samples) >= min_reps and sum(samples) >= min_measure_ms
+            if enough and (_perf_counter() >= deadline or _settled(samples, target_rel_iqr)):
+                break
+        loop_wall = _perf_counter() - loop_start
     timing = summarize(samples, method="cuda_events" if cuda else "perf_counter", interpreted=interpreted,
                        l2_flushed=flusher is not None and flusher.buffer is not None, input_sets=len(input_sets),
                        host_launch_ms=_quantiles(enqueue_ms)[1] if enqueue_ms else None, bracket_ms=bracket_ms,
@@ -152,10 +180,11 @@ def _collector_paused() -> Iterator[None]:
 
     A full collection in a process that imported torch, Triton and inductor takes about 150 ms (on the
     2-core development machine). One in the loop, between two calls, stretches its wall time past what the
-    samples account for, and the judge rejected honest kernels as timer_mismatch (4 to 11 of a search's 90
-    to 150 candidates on an H200, benchmarks/README.md, 2026-11-27); one inside a call would stall the GPU on
-    the host and inflate a sample. No collection is run before the loop either: it would cost as much, on
-    every timing. The loop's own garbage waits for the next collection after it.
+    samples account for: the judge's cross-check reads it as work outside the timed region. Honest kernels were
+    rejected so (4 to 11 of a search's 90 to 150 candidates on an H200, with no run-queue wait to explain it:
+    benchmarks/README.md, 2026-11-27); that collections were the cause there is not yet measured. One inside a
+    call would stall the GPU on the host and inflate a sample. No collection is run before the loop either: it
+    would cost as much, on every timing. The loop's own garbage waits for the next collection after it.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -164,46 +193,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _timed_loop(fn: Callable[..., Any], input_sets: Sequence[Sequence[Any]], *, cuda: bool,
-                flusher: L2Flusher | None, cover: _Cover | None, min_reps: int, min_measure_ms: float,
-                max_reps: int, budget_ms: float, target_rel_iqr: float, race_ms: float | None,
-                samples: list[float], covers: list[float], enqueue_ms: list[float]) -> tuple[float, bool]:
-    """The measured calls, appended to ``samples`` (with their ``covers`` and host ``enqueue_ms``); the loop's
-    wall time (s) and whether it stopped on the race."""
-    loop_start = _perf_counter()
-    deadline = loop_start + budget_ms / 1000.0
-    start_evt = _Event(enable_timing=True) if cuda else None
-    end_evt = _Event(enable_timing=True) if cuda else None
-    race_looks = looks(min_reps) if race_ms is not None else set()
-    raced = False
-    while len(samples) < max_reps:
-        inputs = input_sets[len(samples) % len(input_sets)]
-        if flusher is not None:
-            flusher()
-        if cover is not None:
-            assert start_evt is not None and end_evt is not None
-            covers.append(cover.sleep())
-            queued = _perf_counter()
-            _record(start_evt)
-            fn(*inputs)
-            _record(end_evt)
-            enqueue_ms.append((_perf_counter() - queued) * 1000.0)
-            _synchronize()
-            samples.append(_elapsed_time(start_evt, end_evt))
-            cover.saw(enqueue_ms[-1])
-        else:
-            t0 = _perf_counter()
-            fn(*inputs)
-            samples.append((_perf_counter() - t0) * 1000.0)
-        if len(samples) in race_looks and clearly_slower(samples, race_ms):  # type: ignore[arg-type]
-            raced = True
-            break
-        enough = len(samples) >= min_reps and sum(samples) >= min_measure_ms
-        if enough and (_perf_counter() >= deadline or _settled(samples, target_rel_iqr)):
-            break
-    return _perf_counter() - loop_start, raced
 
 
 def _warm_up(fn: Callable[..., Any], input_sets: Sequence[Sequence[Any]], *, cuda: bool, warmup: int,

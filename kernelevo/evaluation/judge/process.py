@@ -69,8 +69,8 @@ class JudgeProcess:
 
         # The judge's threads (one per evaluation slot) share the GIL, and the one timing a child reads its
         # reply, then notes the time, only once it holds the GIL again: after up to one switch interval per
-        # thread ahead of it, 5 ms each by default. Honest kernels were rejected as timer_mismatch on an
-        # H200 when that wait stretched the wall time the judge saw (benchmarks/README.md, 2026-11-27).
+        # thread ahead of it, 5 ms each by default: wall time the judge's cross-check would read as work outside
+        # the timed region (timer_mismatch). The reply is also stamped when readable (Sandbox.replied_at).
         sys.setswitchinterval(JUDGE_SWITCH_INTERVAL_S)
 
         # Children get the environment this process started with. What runs in the judge later may
