@@ -10,7 +10,13 @@ import time
 
 import pytest
 
-from kernelevo.evaluation.judge.timing_check import RunQueueWaits, WallMismatch, cross_check, runqueue_wait_ms
+from kernelevo.evaluation.judge.timing_check import (
+    RunQueueWaits,
+    WallMismatch,
+    cross_check,
+    nothing_timed,
+    runqueue_wait_ms,
+)
 
 BUSY = "import time\nend = time.time() + 3\nwhile time.time() < end: pass\n"
 
@@ -22,6 +28,13 @@ def test_a_loop_whose_samples_explain_its_wall_time_passes() -> None:
 def test_wall_time_nothing_explains_is_work_outside_the_timed_region() -> None:
     with pytest.raises(WallMismatch, match="outside the timed region"):
         cross_check([0.3] * 20, [0.02] * 20, seen_s=0.060, per_call_ms=0.2)
+
+
+def test_a_median_no_longer_than_the_event_bracket_timed_nothing() -> None:
+    bracket = 0.0022  # what the events cost an H200's call
+    assert nothing_timed([0.0021, 0.0022, 0.0019, 0.4], bracket)  # a side stream's launches, one straggler
+    assert nothing_timed([], bracket)
+    assert not nothing_timed([0.0061, 0.0058, 0.0060], bracket)  # a 4 us kernel between them
 
 
 def test_time_spent_waiting_for_a_cpu_is_forgiven_and_only_that_much() -> None:
