@@ -3,10 +3,10 @@
 # spec: "conv1d"
 # spec sha256: "758ae78d8b57968279e4e25bd272feaa9a24e1cbb892cd6bef6a8854e8ee49f2"
 # hardware: "h200"
-# made: "2026-11-27T07:24:37+00:00"
-# candidate: {"run": 1, "number": 3, "operator": "seed", "model": null}
+# made: "2026-11-27T10:52:58+00:00"
+# candidate: {"run": 1, "number": 63, "operator": "template", "model": null}
 # measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
-# timings: "median 0.8408 ms (IQR 0.0036), 1.18x eager, 1.00x torch.compile, 22% of roofline (copy)"
+# timings: "median 0.8362 ms (IQR 0.0027), 1.18x eager, 1.01x torch.compile, 23% of roofline (copy)"
 # variants checked: ["small", "odd", "default"]
 
 import torch
@@ -17,6 +17,11 @@ import triton.language as tl
 from triton.language import math as tl_math
 from triton.language.extra import libdevice
 
+
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
+
+@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=4), triton.Config({}, num_warps=4, num_stages=4), triton.Config({}, num_warps=16, num_stages=4)], key=['xnumel', 'XBLOCK'], restore_value=['in_out_ptr0'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def triton_poi_fused_convolution_0_s0(in_out_ptr0, in_ptr0, xnumel, XBLOCK: tl.constexpr):
     xnumel = 134213632
@@ -25,10 +30,10 @@ def triton_poi_fused_convolution_0_s0(in_out_ptr0, in_ptr0, xnumel, XBLOCK: tl.c
     xmask = tl.full([XBLOCK], True, tl.int1)[:]
     x3 = xindex
     x1 = xindex // 65534 % 128
-    tmp0 = tl.load(in_out_ptr0 + x3, None)
+    tmp0 = tl.load(tl.make_block_ptr(in_out_ptr0, shape=[134213632], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]))
     tmp1 = tl.load(in_ptr0 + x1, None, eviction_policy='evict_last')
     tmp2 = tmp0 + tmp1
-    tl.store(in_out_ptr0 + x3, tmp2, None)
+    tl.store(tl.make_block_ptr(in_out_ptr0, shape=[134213632], strides=[1], block_shape=[XBLOCK], order=[0], offsets=[xoffset]), tl.broadcast_to(tmp2, [XBLOCK]).to(tl.float32))
 
 @triton.jit
 def triton_poi_fused_convolution_0_s1(in_out_ptr0, in_ptr0, xnumel, XBLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
@@ -86,7 +91,7 @@ class ModelNew(nn.Module):
         del arg2_1
         buf1 = buf0
         del buf0
-        triton_poi_fused_convolution_0_s0[(triton.cdiv(134213632, 512), 1, 1)](buf1, arg1_1, 134213632, XBLOCK=512, num_warps=4, num_stages=1)
+        triton_poi_fused_convolution_0_s0[(triton.cdiv(134213632, 512), 1, 1)](buf1, arg1_1, 134213632, XBLOCK=512)
         del arg1_1
         return buf1
 
