@@ -35,8 +35,11 @@ typecheck: install
 # The ahead-of-time compiles of the adversarial load_inline units and the GELU example's (tests
 # marked nvcc_torch) are left out: torch's headers cost a minute each on 2 cores, the KernelBench
 # test compiles the same path, and on a GPU those kernels are built and judged in full.
+# Two workers (pytest-xdist): most tests wait on children, servers and Ray, so two overlap on two cores.
+# PYTEST_WORKERS=0 runs them in this process, one after the other.
+PYTEST_WORKERS ?= 2
 pytest: install
-	$(BIN)/pytest -m "not nvcc_torch"
+	$(BIN)/pytest -m "not nvcc_torch" -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 

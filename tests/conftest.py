@@ -27,7 +27,14 @@ def _cuda() -> bool:
     return bool(torch.cuda.is_available())
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # `make test` runs the tests on two workers (pytest-xdist, --dist loadgroup). A file's tests stay on one
+    # worker, so its module-scoped fixtures (a judge, a server, a Ray head) start once; the tests on the
+    # session's local Ray (tests/distributed/conftest.py) share one worker, so one Ray starts, not one a worker.
+    for item in items:
+        group = "local_ray" if "local_ray" in getattr(item, "fixturenames", ()) else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
     if _cuda():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU")

@@ -56,6 +56,8 @@ class Echo:
             return len(bytearray(value))
         if kind == "pid":
             return os.getpid()
+        if kind == "stamped":  # when the reply was made (perf_counter is one clock for every process of a host)
+            return time.perf_counter(), "x" * value
         if kind == "remember":
             REMEMBERED.append(value)
             return list(REMEMBERED)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernelevo.evaluation import EvalOptions, Evaluator
+from eval_options import correctness_options
+
+from kernelevo.evaluation import Evaluator
 from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.variation.seeding.attention_seed import attention_seeds, own_attention
@@ -38,7 +40,7 @@ def test_the_library_attention_becomes_the_projects_kernel_and_only_where_there_
 
 def test_the_projects_attention_is_correct_on_every_cpu_variant() -> None:
     with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "sdpa_fp16.py")),
-                   EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+                   correctness_options(aot_metadata=False)) as evaluator:
         own = own_attention(library_seed())
         assert own is not None
         result = evaluator.evaluate(own)

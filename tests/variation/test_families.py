@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static.check import check_source
@@ -80,7 +81,7 @@ def test_each_family_seed_is_correct_on_every_variant(name: str) -> None:
     family, variants = EXPECTED[name]
     seeds = _seeds(name)
     assert [n for n, _ in seeds] == [f"{name}-family-{family}-{v}" for v in variants]
-    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
         results = {seed: ev.evaluate(source) for seed, source in seeds}
     assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
 
@@ -104,7 +105,7 @@ def test_family_seeds_stay_correct_whatever_the_template_operator_sets(name: str
     for seed, source in _seeds(name):
         tunables = [t for t in template.find_tunables(source) if t.neighbours(3)]
         mutants.append((seed, template.apply(source, {t: rng.choice(t.neighbours(3)) for t in tunables})))
-    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
         results = {seed: ev.evaluate(source) for seed, source in mutants}
     assert all(r.correct for r in results.values()), {s: (r.error, r.message) for s, r in results.items()}
 
@@ -114,7 +115,7 @@ def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
     """L2_CHUNK_KIB at 1: every row (BatchNorm: channel, its segments apart) gets launches of its own."""
     source = dict(_seeds(name))[f"{name}-family-norm-l2"]
     assert "L2_CHUNK_KIB = 24576" in source
-    with Evaluator(read_spec(str(SPECS / f"{name}.py")), EvalOptions(baselines=["eager"], aot_metadata=False)) as ev:
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
         result = ev.evaluate(source.replace("L2_CHUNK_KIB = 24576", "L2_CHUNK_KIB = 1"))
     assert result.correct, (result.error, result.message)
 

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.archive.descriptors import compute_level
 from kernelevo.evaluation import EvalOptions, Evaluator
@@ -101,7 +102,7 @@ def test_the_elementwise_kernel_moves_into_the_store_and_its_launch_goes() -> No
 def test_a_fused_gemm_computes_the_same_on_every_cpu_variant() -> None:
     source = fusions(GEMM_THEN_GELU, ast.parse(GEMM_THEN_GELU))[0].apply()
     evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gemm_bias_gelu.py")),
-                          EvalOptions(baselines=["eager"]))
+                          correctness_options())
     try:
         results = [evaluator.evaluate(s) for s in (GEMM_THEN_GELU, source)]
     finally:

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.driver import compile_seeds
 from kernelevo.evaluation import EvalOptions, Evaluator
@@ -68,7 +69,7 @@ def test_a_gemm_template_is_launched_with_its_fixed_grid() -> None:
 
 @pytest.mark.parametrize("name", ["rmsnorm_dim1", "sum_dim1", "cumsum_rows"])
 def test_the_candidate_is_correct_on_every_cpu_variant(name: str) -> None:
-    evaluator = Evaluator(read_spec(str(SUITE / f"{name}.py")), EvalOptions(baselines=["eager"]))
+    evaluator = Evaluator(read_spec(str(SUITE / f"{name}.py")), correctness_options())
     try:
         result = evaluator.evaluate(to_candidate(load(name)))
     finally:
@@ -220,7 +221,7 @@ def test_the_timed_sizes_get_their_static_kernels_and_other_sizes_the_generic_on
     assert "def triton_per_fused_add_div_mean_pow_sqrt_0_s0(" in source
     assert "def triton_red_fused_mean_pow_0_s1(" in source
     assert "def triton_poi_fused_add_div_mean_pow_sqrt_1_s1(" in source
-    evaluator = Evaluator(read_spec(str(SUITE / "rmsnorm_dim1.py")), EvalOptions(baselines=["eager"]))
+    evaluator = Evaluator(read_spec(str(SUITE / "rmsnorm_dim1.py")), correctness_options())
     try:
         result = evaluator.evaluate(source)  # the CPU's variants take the generic kernels
     finally:

@@ -10,6 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static.check import check_source
@@ -111,7 +112,7 @@ def test_the_triton_gemm_computes_what_the_library_did(spec: str, source: str, o
     """fp16 with a bias (2-D, a transposed weight's strides), and fp32 batched: judged by the evaluator."""
     triton = swaps(source)[f"{op} -> a Triton GEMM of its own (_kev_gemm_0)"]
     assert op + "(" not in triton
-    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+    with Evaluator(read_spec(str(ROOT / spec)), correctness_options(aot_metadata=False)) as evaluator:
         result = evaluator.evaluate(triton)
     assert result.correct, (result.error, result.message)
     assert result.library is None  # the GEMM is the candidate's own now
@@ -141,7 +142,7 @@ def test_a_gemm_whose_k_is_split_computes_the_same_whatever_the_split(spec: str,
     tunable = next(t for t in find_tunables(split) if t.name == "_kev_gemm_0_split_k")
     assert tunable.value == SPLIT and 1 in tunable.choices()
     three = split.replace(f"_kev_gemm_0_split_k = {SPLIT}", "_kev_gemm_0_split_k = 3")
-    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+    with Evaluator(read_spec(str(ROOT / spec)), correctness_options(aot_metadata=False)) as evaluator:
         results = [evaluator.evaluate(s) for s in (split, three)]
     assert all(r.correct for r in results), [(r.error, r.message) for r in results]
     if "out=" in source:  # inductor's form goes back (an assignment's output is allocated between: it stays)

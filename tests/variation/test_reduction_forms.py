@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.records.result import EvalResult
@@ -49,7 +50,7 @@ def without_libdevice_exp(source: str) -> str:
 
 
 def judged(source: str, spec: Path, **options: object) -> EvalResult:
-    evaluator = Evaluator(read_spec(str(spec)), EvalOptions(baselines=["eager"], **options))  # type: ignore[arg-type]
+    evaluator = Evaluator(read_spec(str(spec)), correctness_options(**options))  # type: ignore[arg-type]
     try:
         return evaluator.evaluate(source)
     finally:

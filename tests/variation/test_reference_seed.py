@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
-from kernelevo.evaluation import EvalOptions, Evaluator
+from kernelevo.evaluation import Evaluator
 from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
@@ -21,7 +22,7 @@ def test_an_lstm_reference_is_its_own_seed_and_is_judged_correct() -> None:
     spec = read_spec(str(SUITE / "lstm.py"))
     seed = reference_seed(spec.source, library=LIBRARY_FAMILIES)
     assert "class ModelNew(nn.Module)" in seed and "def get_inputs" not in seed and "KERNELEVO" not in seed
-    with Evaluator(spec, EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+    with Evaluator(spec, correctness_options(aot_metadata=False)) as evaluator:
         result = evaluator.evaluate(seed)
     assert result.correct, (result.error, result.message)
     assert result.library is not None and [c.op for c in result.library.calls] == ["lstm"]

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.archive.descriptors import memory_level, parallelism_level
 from kernelevo.evaluation import EvalOptions, Evaluator
@@ -49,7 +50,7 @@ def test_loads_get_eviction_hints_by_how_often_their_pointer_is_read() -> None:
 def test_a_moved_kernel_computes_the_same(label: str) -> None:
     source = next(m for m in moves(RMSNORM) if label in m.label).apply()
     evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "rmsnorm_dim1.py")),
-                          EvalOptions(baselines=["eager"]))
+                          correctness_options())
     try:
         result = evaluator.evaluate(source)
     finally:
@@ -86,7 +87,7 @@ def test_a_grid_stride_kernel_computes_the_same_when_each_program_takes_several_
         moved = next(m for m in moves(moved) if m.label == kernel_move).apply()
     moved = moved.replace(", 264)", ", 3)")  # three programs: each loops over several blocks at the CPU's sizes
     assert moved.count(", 3)") == (2 if source == "rmsnorm" else 1)
-    evaluator = Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"]))
+    evaluator = Evaluator(read_spec(str(ROOT / spec)), correctness_options())
     try:
         result = evaluator.evaluate(moved)
     finally:
@@ -166,7 +167,7 @@ def test_a_kernel_of_static_sizes_with_no_mask_becomes_a_grid_stride_loop_that_c
     assert parallelism_level(STATIC_GELU) == 0 and parallelism_level(source) == 2
     moved = source.replace("min(triton.cdiv(4000, 32), 264)", "min(triton.cdiv(4000, 32), 3)")
     assert moved != source
-    evaluator = Evaluator(read_spec(str(ROOT / "examples" / "gelu" / "spec.py")), EvalOptions(baselines=["eager"]))
+    evaluator = Evaluator(read_spec(str(ROOT / "examples" / "gelu" / "spec.py")), correctness_options())
     try:  # on the CPU the small variant (4 x 1000) is timed: the static kernel, three programs of 42 blocks
         results = [evaluator.evaluate(s) for s in (STATIC_GELU, moved)]
     finally:
@@ -193,7 +194,7 @@ def test_a_libdevice_tanh_goes_through_exp2_and_computes_the_same() -> None:
     assert "libdevice.tanh" in seed and "libdevice.tanh" not in source and "tl.exp2(" in source
     assert not any(m.label.endswith("tanh through exp2") for m in moves(source))  # nothing left to move
     evaluator = Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "gelu_tanh.py")),
-                          EvalOptions(baselines=["eager"]))
+                          correctness_options())
     try:
         result = evaluator.evaluate(source)
     finally:
@@ -221,7 +222,7 @@ def test_a_libdevice_exp_goes_through_exp2_and_computes_the_same(tmp_path: Path)
                      .replace("num_classes = 4096", "num_classes = 100")
                      .replace('"batch_size": 8, "num_classes": 100', '"batch_size": 3, "num_classes": 100')
                      .replace('"batch_size": 5, "num_classes": 1531', '"batch_size": 2, "num_classes": 1531'))
-    evaluator = Evaluator(read_spec(str(small)), EvalOptions(baselines=["eager"], correctness_trials=1))
+    evaluator = Evaluator(read_spec(str(small)), correctness_options(correctness_trials=1))
     try:
         result = evaluator.evaluate(source)
     finally:

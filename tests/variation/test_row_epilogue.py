@@ -14,6 +14,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from eval_options import correctness_options
 
 from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static.check import check_source
@@ -178,7 +179,7 @@ def test_the_reduction_moves_into_the_gemms_epilogue_and_computes_the_same(spec:
     # the buffer is never written: the reduction reads the accumulator, rounded as the GEMM stored it
     assert "tl.where(r0_mask & xmask, acc.to(c_ptr.dtype.element_ty), 0.0)" in fused and "tl.store(c_ptr" not in fused
     assert row_moves(fused) == {} and gemm_swaps(fused, ast.parse(fused), SourceText(fused)) == []
-    with Evaluator(read_spec(str(SPECS / spec)), EvalOptions(baselines=["eager"], aot_metadata=False)) as evaluator:
+    with Evaluator(read_spec(str(SPECS / spec)), correctness_options(aot_metadata=False)) as evaluator:
         results = [evaluator.evaluate(s) for s in (source, fused)]  # on every variant: 64, 16 and 37 rows
     assert all(r.correct for r in results), [(r.error, r.message) for r in results]
 
