@@ -353,10 +353,8 @@ class _Stages:
         if self.judge.gpu and not covers_ok:
             raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
         cross_check(reply.samples_ms, reply.covers_ms, received - marks["timed_loop"], overhead_ms, waited_ms)
-        if self.judge.gpu and nothing_timed(samples, self.judge.bracket_ms):
-            raise Rejected(ErrorKind.TIMER_MISMATCH,
-                           f"the median call took no GPU time beyond the events' own {self.judge.bracket_ms:.4f} ms: "
-                           "no work ran between them (a side stream, a thread, or nothing at all)")
+        if self.judge.gpu and (empty := nothing_timed(samples, self.judge.bracket_ms)):
+            raise Rejected(ErrorKind.TIMER_MISMATCH, empty)
         if self.result.library is not None and reply.library_ms is not None:
             self.result.library.library_ms = reply.library_ms
         t = reply.timing

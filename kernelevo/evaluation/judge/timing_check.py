@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -84,16 +85,18 @@ def cross_check(samples_ms: Sequence[float], covers_ms: Sequence[float], seen_s:
         )
 
 
-def nothing_timed(samples_ms: Sequence[float], bracket_ms: float) -> bool:
-    """True when the median call took no more GPU time than the event bracket itself: no work was timed.
+def nothing_timed(samples_ms: Sequence[float], bracket_ms: float) -> str | None:
+    """Why no work was timed, when the median call took no more GPU time than the event bracket itself; else None.
 
     Work queued on a side stream leaves the events on the timed stream nothing between them. When it is short
     (a GELU of 0.03 ms) :func:`cross_check` cannot tell its wall time from the host's per-call jitter, and the
     median less the bracket is 0 ms: a speedup divided by it failed the judge (an H200, 2026-11-27). Every
     output a spec asks for takes a kernel at least a few microseconds to write.
     """
-    ordered = sorted(samples_ms)
-    return not ordered or ordered[len(ordered) // 2] <= bracket_ms
+    if samples_ms and statistics.median(samples_ms) > bracket_ms:
+        return None
+    return (f"the median call took no GPU time beyond the events' own {bracket_ms:.4f} ms: no work ran between "
+            "them (a side stream, a thread, or nothing at all)")
 
 
 __all__ = ["RunQueueWaits", "WallMismatch", "cross_check", "nothing_timed", "runqueue_wait_ms"]
