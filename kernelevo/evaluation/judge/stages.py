@@ -34,9 +34,9 @@ from kernelevo.evaluation.common.protocol import (
     TimeRequest,
     fresh_seed,
 )
-from kernelevo.evaluation.common.racing import clearly_slower, threshold_ms
-from kernelevo.evaluation.common.timing import MAX_COVER_MS, per_call_overhead_ms, summarize
-from kernelevo.evaluation.judge.timing_check import RunQueueWaits, WallMismatch, cross_check, nothing_timed
+from kernelevo.evaluation.common.racing import threshold_ms
+from kernelevo.evaluation.common.timing import per_call_overhead_ms, summarize
+from kernelevo.evaluation.judge.timing_check import RunQueueWaits, WallMismatch, check_timed_reply
 from kernelevo.isolation.sandbox import Progress, Sandbox, SandboxFailure
 from kernelevo.records.race import Race
 from kernelevo.records.result import (
@@ -342,28 +342,16 @@ class _Stages:
             raise Rejected(reply.kind, reply.message)
         if reply.violations and self.opts.runtime_checks:
             raise Rejected(*reply.violations[0])
-        if "timed_loop" not in marks:
-            raise Rejected(ErrorKind.TIMER_MISMATCH,
-                           "the child never announced its timed loop: the harness was tampered with")
         self._note_child_peak(reply.peak_bytes)
-        samples = reply.samples_ms
-        if not samples or len(samples) != reply.timing.repetitions or not all(0 < s < 1e7 for s in samples):
-            raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's timing samples are missing or impossible")
-        covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
-        if self.judge.gpu and not covers_ok:
-            raise Rejected(ErrorKind.TIMER_MISMATCH, "the child's launch covers are missing or impossible")
-        cross_check(reply.samples_ms, reply.covers_ms, received - marks["timed_loop"], overhead_ms, waited_ms)
-        if self.judge.gpu and (empty := nothing_timed(samples, self.judge.bracket_ms)):
-            raise Rejected(ErrorKind.TIMER_MISMATCH, empty)
+        seen_s = received - marks["timed_loop"] if "timed_loop" in marks else None
+        if problem := check_timed_reply(reply, seen_s, overhead_ms, waited_ms, self.judge.gpu, self.judge.bracket_ms,
+                                        race_ms):
+            raise Rejected(ErrorKind.TIMER_MISMATCH, problem)
         if self.result.library is not None and reply.library_ms is not None:
             self.result.library.library_ms = reply.library_ms
         t = reply.timing
-        if t.raced and (race_ms is None or not clearly_slower(samples, race_ms)):
-            raise Rejected(ErrorKind.TIMER_MISMATCH,
-                           "the child stopped its timing early, but its samples do not show the kernel clearly "
-                           "slower than its archive cell's elite: the harness was tampered with")
         # The summary is the judge's own, from the raw samples: the child's could be doctored.
-        return summarize(samples, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
+        return summarize(reply.samples_ms, method=t.method, interpreted=not self.judge.gpu, l2_flushed=t.l2_flushed,
                          input_sets=t.input_sets, host_launch_ms=t.host_launch_ms, bracket_ms=self.judge.bracket_ms,
                          raced=t.raced)
 

@@ -7,6 +7,13 @@ import statistics
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kernelevo.evaluation.common.racing import clearly_slower
+from kernelevo.evaluation.common.timing import MAX_COVER_MS
+
+if TYPE_CHECKING:
+    from kernelevo.evaluation.common.protocol import TimeReply
 
 
 class WallMismatch(Exception):
@@ -99,4 +106,29 @@ def nothing_timed(samples_ms: Sequence[float], bracket_ms: float) -> str | None:
             "them (a side stream, a thread, or nothing at all)")
 
 
-__all__ = ["RunQueueWaits", "WallMismatch", "cross_check", "nothing_timed", "runqueue_wait_ms"]
+def check_timed_reply(reply: TimeReply, seen_s: float | None, overhead_ms: float, waited_ms: float, gpu: bool,
+                      bracket_ms: float, race_ms: float | None) -> str | None:
+    """Why a child's timing reply cannot be believed (a ``timer_mismatch``), or None when it can.
+
+    ``seen_s`` is the wall time the judge saw the timed loop take (None: the child never announced it);
+    :class:`WallMismatch` from :func:`cross_check` is raised, not returned, so that the judge can measure
+    its overhead again and time once more.
+    """
+    if seen_s is None:
+        return "the child never announced its timed loop: the harness was tampered with"
+    samples = reply.samples_ms
+    if not samples or len(samples) != reply.timing.repetitions or not all(0 < s < 1e7 for s in samples):
+        return "the child's timing samples are missing or impossible"
+    covers_ok = len(reply.covers_ms) == len(samples) and all(0 <= c <= MAX_COVER_MS for c in reply.covers_ms)
+    if gpu and not covers_ok:
+        return "the child's launch covers are missing or impossible"
+    cross_check(samples, reply.covers_ms, seen_s, overhead_ms, waited_ms)
+    if gpu and (empty := nothing_timed(samples, bracket_ms)):
+        return empty
+    if reply.timing.raced and (race_ms is None or not clearly_slower(samples, race_ms)):
+        return ("the child stopped its timing early, but its samples do not show the kernel clearly slower than "
+                "its archive cell's elite: the harness was tampered with")
+    return None
+
+
+__all__ = ["RunQueueWaits", "WallMismatch", "check_timed_reply", "cross_check", "nothing_timed", "runqueue_wait_ms"]
