@@ -45,7 +45,7 @@ class Children:
             self.aot = ChildPool("kernelevo.evaluation.child.aot:AotCompiler", None,
                                  env={**start_env, **sandbox_env(gpu=True)}, inherit_env=False, spare=spare,
                                  limits=limits, start_timeout_s=options.start_timeout_s, name="aot",
-                                 scratch_root=scratch_root, capture_output=True)
+                                 scratch_root=scratch_root, fork=options.fork_children, capture_output=True)
         if spare:
             self.candidates.fill()
             if self.aot:
