@@ -29,18 +29,35 @@ def _cuda() -> bool:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # `make test` runs the tests on two workers (pytest-xdist, --dist loadgroup). A file's tests stay on one
-    # worker, so its module-scoped fixtures (a judge, a server, a Ray head) start once; the tests on the
-    # session's local Ray (tests/distributed/conftest.py) share one worker, so one Ray starts, not one a worker.
+    # `make test` runs the tests on two workers (pytest-xdist, --dist loadgroup). A test that holds a module-scoped
+    # fixture (a judge, a server, a Ray head) stays on one worker with its file's other such tests, so the fixture
+    # starts once; the tests on the session's local Ray (tests/distributed/conftest.py) share one worker, so one Ray
+    # starts, not one a worker. Every other test goes to whichever worker is free, the slow ones first: a file of
+    # long searches kept on one worker left the other idle for minutes at the end.
+    loose_and_slow = set()
     for item in items:
-        group = "local_ray" if "local_ray" in getattr(item, "fixturenames", ()) else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        group = _worker_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+        elif item.get_closest_marker("slow"):
+            loose_and_slow.add(item.nodeid)
+    items.sort(key=lambda item: item.nodeid not in loose_and_slow)  # stable: a group's tests stay together
     if _cuda():
         return
     skip = pytest.mark.skip(reason="needs a CUDA GPU")
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def _worker_group(item: pytest.Item) -> str | None:
+    if "local_ray" in getattr(item, "fixturenames", ()):
+        return "local_ray"
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.values() if info is not None else ()
+    if any(defs and defs[-1].scope in ("module", "package") for defs in definitions):
+        return item.nodeid.split("::")[0]
+    return None
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = [d.name for d in descriptor_set("levels")]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # cheap: a module scope would keep the file on one worker
 def matmul():
     return read_spec(str(ROOT / "examples" / "matmul_epilogue" / "spec.py"))
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CPU = EvalOptions(device="cpu")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # cheap: a module scope would keep the file on one worker
 def gelu():
     return read_spec(str(ROOT / "examples" / "gelu" / "spec.py"))
 

@@ -27,12 +27,12 @@ from kernelevo.variation.operators import (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # cheap: a module scope would keep the file on one worker
 def spec(examples_dir: Path):
     return read_spec(str(examples_dir / "gelu" / "spec.py"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # cheap: a module scope would keep the file on one worker
 def seed(examples_dir: Path) -> str:
     return (examples_dir / "gelu" / "seed.py").read_text()
 
