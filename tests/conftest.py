@@ -50,6 +50,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest 9.2 reads a test's id from Node._id, and pytest-xdist 3.8's loadgroup writes the group into
+    # Node._nodeid: every group was silently ignored, and module fixtures started on both workers at once (two Ray
+    # heads, whose jobs then joined the wrong one). constraints.txt pins a pytest that works.
+    if config.getvalue("dist") == "loadgroup" and tuple(int(p) for p in pytest.__version__.split(".")[:2]) >= (9, 2):
+        raise pytest.UsageError(f"pytest {pytest.__version__} ignores pytest-xdist's worker groups: install the "
+                                "versions constraints.txt pins (make install)")
+
+
 def _worker_group(item: pytest.Item) -> str | None:
     if "local_ray" in getattr(item, "fixturenames", ()):
         return "local_ray"
