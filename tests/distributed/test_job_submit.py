@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,8 +38,12 @@ def ray_head():
     # every port its own: the session's local Ray (tests/distributed/conftest.py) holds Ray's default
     # agent port, and a second agent that cannot bind it never takes jobs ("No available agent")
     gcs, dashboard, agent = free_port(), free_port(), free_port()
+    # a temporary folder of its own: its job supervisor finds the cluster a job's driver joins through the
+    # folder's ray_current_cluster, which any other `ray start` on the machine rewrites (a driver sent to
+    # another test's head, long gone, waited for it until the test's time ran out)
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's sockets live beneath it
     head = subprocess.Popen(
-        [RAY, "start", "--head", "--block", f"--port={gcs}", "--dashboard-host=127.0.0.1",
+        [RAY, "start", "--head", "--block", f"--port={gcs}", f"--temp-dir={temp}", "--dashboard-host=127.0.0.1",
          f"--dashboard-port={dashboard}", f"--dashboard-agent-listen-port={agent}", "--num-gpus=1",
          "--disable-usage-stats", "--include-dashboard=true"],
         env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -64,6 +70,7 @@ def ray_head():
     except subprocess.TimeoutExpired:
         os.killpg(head.pid, signal.SIGKILL)
         head.wait(timeout=30)
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_ray_job_submit_runs_a_search(ray_head, tmp_path: Path) -> None:
