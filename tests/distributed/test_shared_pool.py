@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,14 +50,15 @@ def shared(spec, run_id: str, *, weight: float = 1.0, actor_class: type = Quick,
     return SharedEvaluatorPool(spec, options, run_id=run_id, weight=weight, actors=actors, actor_class=actor_class)
 
 
-async def keep_busy(pool: SharedEvaluatorPool, until: float, *, in_flight: int = 4) -> list[tuple[float, str]]:
-    """Keep ``in_flight`` candidates of the run waiting or evaluated until ``until`` (time.monotonic()), or
-    until the pool says the run stopped; (when, error kind or "ok") of each result."""
+async def keep_busy(pool: SharedEvaluatorPool, until: float, *, in_flight: int = 4,
+                    enough: Callable[[list[tuple[float, str]]], bool] | None = None) -> list[tuple[float, str]]:
+    """Keep ``in_flight`` candidates of the run waiting or evaluated until ``until`` (time.monotonic()), until
+    the results are ``enough``, or until the pool says the run stopped; (when, error kind or "ok") of each result."""
     results: list[tuple[float, str]] = []
 
     async def one_at_a_time(worker: int) -> None:
         i = 0
-        while time.monotonic() < until:
+        while time.monotonic() < until and not (enough and enough(results)):
             ((_, result),) = await pool.evaluate(Candidate(id=i, source=f"x = {worker}\n# {i}\n", operator="seed"))
             results.append((time.monotonic(), result.error or "ok"))
             if result.error == ErrorKind.RUN_STOPPED:
@@ -249,6 +251,11 @@ def test_a_restarted_actor_prepares_its_judges_again_before_its_next_candidate(f
     assert next_one.ok and next_one.message == "prepares 1"
 
 
+def eight_judged_after_the_loss(results: list[tuple[float, str]]) -> bool:
+    lost = [when for when, kind in results if kind == ErrorKind.POOL_LOST]
+    return bool(lost) and finished_between(results, max(lost), float("inf")) >= 8
+
+
 def test_a_run_outlives_its_pool_its_candidates_there_are_pool_lost_and_the_next_starts_a_new_one(fresh_pool,
                                                                                                   gelu) -> None:
     a = shared(gelu, "a")
@@ -257,7 +264,8 @@ def test_a_run_outlives_its_pool_its_candidates_there_are_pool_lost_and_the_next
         await a.start()
         first = find_pool()
         begin = time.monotonic()
-        busy = asyncio.create_task(keep_busy(a, begin + 7))  # the new pool starts its actors: 1 to 3 s here
+        # the new pool starts its actors in 1 to 3 s here, and in more than 5 s on a machine busy with other tests
+        busy = asyncio.create_task(keep_busy(a, begin + 60, enough=eight_judged_after_the_loss))
         await asyncio.sleep(1.0)
         killed = time.monotonic()
         stop_shared_pool()  # as `kernelevo pool stop --force` does, or a node lost
@@ -270,7 +278,7 @@ def test_a_run_outlives_its_pool_its_candidates_there_are_pool_lost_and_the_next
     first, again, killed, done, snapshot = asyncio.run(work())
     lost = [when for when, kind in done if kind == ErrorKind.POOL_LOST]
     assert 1 <= len(lost) <= 4 and all(when >= killed for when in lost)  # those it held when it died, no more
-    assert finished_between(done, max(lost), max(lost) + 10) >= 8  # then a new pool judged the run's next ones
+    assert finished_between(done, max(lost), max(lost) + 30) >= 8  # then a new pool judged the run's next ones
     assert again is not None and again._actor_id != first._actor_id
     assert [r.run_id for r in snapshot.runs] == ["a"] and snapshot.judges[0].prepared
 
