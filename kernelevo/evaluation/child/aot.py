@@ -54,8 +54,8 @@ class AotCompiler:
 
         # Triton took its home folder from $HOME when it was imported: in a forked child, the fork server's
         os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(os.environ.get("HOME", os.getcwd()), ".triton", "cache"))
-        if not _warm:  # a child started, not forked: warm while it waits as the pool's spare
-            _warm_up()
+        if not _warm:  # a child started, not forked: the same, while it waits as the pool's spare
+            self.preload(arg)
 
     def handle(self, request: AotRequest) -> list[KernelMetadata]:
         try:
