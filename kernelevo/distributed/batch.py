@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,7 @@ class _Queue:
 
     A problem's judge costs its actor a start and baselines (8 to 11 s and 5 to 9 s on an H200) before its
     first kernel, against about a second a kernel after. So an actor keeps to the problem it holds warm, then
-    takes a problem no other actor holds (the one with the most kernels waiting first), and opens a judge for a
+    takes a problem no other actor holds (the one with the most chunks waiting first), and opens a judge for a
     problem another actor holds only when more than :data:`SHARE_AFTER_CHUNKS` of its chunks wait. Two GPUs
     both starting on a batch's first problem paid two judges for it, and 2 GPUs judged a 4-problem batch only
     1.36x as fast as one (benchmarks/README.md).
@@ -71,18 +72,15 @@ class _Queue:
         return chunk
 
     def _pick(self, warm: str | None) -> _Chunk | None:
-        waiting: dict[str, int] = {}
-        for chunk in self.chunks:
-            waiting[chunk.spec.sha256] = waiting.get(chunk.spec.sha256, 0) + len(chunk.items)
+        waiting = Counter(chunk.spec.sha256 for chunk in self.chunks)  # chunks waiting, per problem
         held_elsewhere = set(self.held.values()) - {warm}
         if warm in waiting:
             choice: str | None = warm
         elif free := [sha for sha in waiting if sha not in held_elsewhere]:
-            choice = max(free, key=lambda sha: waiting[sha])
+            choice = max(free, key=waiting.__getitem__)
         else:
-            counts = {sha: sum(c.spec.sha256 == sha for c in self.chunks) for sha in waiting}
-            shared = [sha for sha, n in counts.items() if n > SHARE_AFTER_CHUNKS]
-            choice = max(shared, key=lambda sha: counts[sha]) if shared else None
+            shared = [sha for sha, n in waiting.items() if n > SHARE_AFTER_CHUNKS]
+            choice = max(shared, key=waiting.__getitem__) if shared else None
         if choice is None:
             return None
         index = next(i for i, chunk in enumerate(self.chunks) if chunk.spec.sha256 == choice)

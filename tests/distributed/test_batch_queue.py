@@ -20,7 +20,7 @@ def test_two_idle_actors_open_two_problems_not_the_first_one_twice() -> None:
     queue = _Queue(chunks(gelu=6, softmax=2, rmsnorm=2, matmul=1))
     first, second = queue.take(0), queue.take(1)
     assert first is not None and second is not None
-    assert first.spec.sha256 == "gelu"  # the problem with the most kernels waiting goes first
+    assert first.spec.sha256 == "gelu"  # the problem with the most chunks waiting goes first
     assert second.spec.sha256 != first.spec.sha256
 
 
