@@ -25,8 +25,9 @@ from kernelevo.records.run_config import RunConfig
 from kernelevo.spec import read_spec
 from kernelevo.utils.devices import cuda_present
 from kernelevo.variation.moves import template
+from kernelevo.variation.seeding.capturer import capture
 from kernelevo.variation.seeding.compile_seeds import STRUCTURES, TEMPLATES, inductor_seeds
-from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError, capture
+from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError
 from kernelevo.variation.seeding.inductor_seed import ConversionError, to_candidate
 
 CAPTURES = Path(__file__).parent / "inductor_captures"

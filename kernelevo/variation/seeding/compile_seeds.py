@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.variation.moves.fuse_epilogue import fusions
 from kernelevo.variation.seeding.attention_seed import attention_seeds
+from kernelevo.variation.seeding.capturer import Capturer
 from kernelevo.variation.seeding.families import family_seeds
 from kernelevo.variation.seeding.families.tracer import trace
-from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError, Capturer
+from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError
 from kernelevo.variation.seeding.inductor_seed import ConversionError, to_candidate
 from kernelevo.variation.seeding.op_graph import GraphError, OpGraph
 from kernelevo.variation.seeding.reference_seed import ReferenceSeedError, reference_seed
