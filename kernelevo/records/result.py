@@ -52,6 +52,10 @@ class ErrorKind(StrEnum):
     # a library call (allowed by the policy) doing work the reference gives no library: an identity
     # convolution adding a bias, a GEMM with a ones vector summing rows
     LIBRARY_MISUSE = "library_misuse"
+    # fp32 products rounded to TF32 where the spec's reference computes them in fp32 (Triton's tl.dot default)
+    REDUCED_PRECISION = "reduced_precision"
+    # torch's precision settings (TF32, reduced-precision sums) changed: the reference's calls would change too
+    PRECISION_SETTINGS = "precision_settings"
     # correctness of what it returned
     WRONG_TYPE = "wrong_type"
     WRONG_SHAPE = "wrong_shape"
@@ -135,6 +139,7 @@ class KernelMetadata(BaseModel):
     num_warps: int | None = None
     num_stages: int | None = None
     max_threads_per_block: int | None = None  # CUDA: what its registers and shared memory allow
+    tf32_dots: int | None = None  # Triton: its dots that round fp32 operands to TF32 (None: its TTIR was not read)
     source: str = "runtime"  # "runtime" (the GPU's own compile) or "aot-sm90" (compiled ahead of time)
     error: str | None = None
 

@@ -23,6 +23,7 @@ from typing import Any
 from kernelevo.evaluation.child.candidate_module import exec_candidate
 from kernelevo.evaluation.child.cuda_build import cuda_tool
 from kernelevo.evaluation.common.diagnostics import trim
+from kernelevo.evaluation.common.precision import tf32_dots
 from kernelevo.evaluation.common.protocol import LaunchSignature
 from kernelevo.records.result import KernelMetadata
 
@@ -125,6 +126,7 @@ def _compile_one(name: str, sig: LaunchSignature, namespace: dict[str, Any], lau
         name=name, launches=launches, registers=usage.get("REG"), spills=usage.get("LOCAL"),
         shared_bytes=max(int(kernel.metadata.shared), usage.get("SHARED", 0)),
         num_warps=kernel.metadata.num_warps, num_stages=kernel.metadata.num_stages, source="aot-sm90",
+        tf32_dots=tf32_dots(kernel.asm.get("ttir")),
     )
 
 

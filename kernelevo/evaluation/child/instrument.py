@@ -62,11 +62,11 @@ class OpRecorder(TorchDispatchMode):
         # child. Nothing in that child compiles with Dynamo, so the wrapper has nothing to do.
         return False
 
-    def __init__(self, *, library: bool = True, timed: bool = False) -> None:
+    def __init__(self, *, library: bool = True, timed: bool = False, precision: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.ops: Counter[str] = Counter()
         self.paused = 0
-        self.library = LibraryRecorder(self, timed=timed) if library else None
+        self.library = LibraryRecorder(self, timed=timed, precision=precision) if library else None
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}

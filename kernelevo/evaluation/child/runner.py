@@ -35,6 +35,7 @@ from kernelevo.evaluation.child.instrument import (
 from kernelevo.evaluation.child.triton_warm import warm_backend, warm_triton_key
 from kernelevo.evaluation.common.compare import fill_poison
 from kernelevo.evaluation.common.diagnostics import classify, describe
+from kernelevo.evaluation.common.precision import precision_settings, settings_drift, tf32_dots
 from kernelevo.evaluation.common.protocol import (
     Call,
     CallReply,
@@ -83,6 +84,7 @@ class CandidateRunner:
         if setup.spec.settings.tf32:  # the spec opts in: its fp32 library GEMMs and convolutions may round to TF32
             torch.backends.cuda.matmul.allow_tf32 = True
             torch.backends.cudnn.allow_tf32 = True
+        self.precision = precision_settings()  # as the judge set them: a candidate must leave them so
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
         self.recorder = LaunchRecorder(on_phase=self._progress)
         self.recorder.install(interpreted=not self.gpu)
@@ -214,7 +216,7 @@ class CandidateRunner:
         started = time.perf_counter()
         self._progress("run")
         model = self.models[request.variant]
-        ops = OpRecorder()
+        ops = OpRecorder(precision=self.precision)
         compile_before = self._compile_s()
         gpu_log = LaunchLog()
         try:
@@ -252,7 +254,7 @@ class CandidateRunner:
             wrong_type=wrong,
             compute_ops=ops.compute_ops(self.allowed_ops),
             library=library,
-            violations=cuda_violations + self._violations(),
+            violations=cuda_violations + self._violations(ops.library.drift if ops.library is not None else []),
             compile_s=self._compile_s() - compile_before,
             peak_bytes=self._peak(),
         )
@@ -335,15 +337,24 @@ class CandidateRunner:
                 registers=getattr(kernel, "n_regs", None), spills=getattr(kernel, "n_spills", None),
                 shared_bytes=getattr(meta, "shared", None), num_warps=getattr(meta, "num_warps", None),
                 num_stages=getattr(meta, "num_stages", None), source="runtime",
+                tf32_dots=tf32_dots(getattr(kernel, "asm", {}).get("ttir")),
             ))
         return kernels
 
     # -- checks ----------------------------------------------------------------------------
-    def _violations(self) -> list[tuple[ErrorKind, str]]:
+    def _violations(self, library_drift: list[str] | None = None) -> list[tuple[ErrorKind, str]]:
+        """What the candidate's code did that no kernel may; ``library_drift``: precision settings that were
+        not the judge's during one of its library calls (those it restored after are not seen otherwise)."""
         found: list[tuple[ErrorKind, str]] = []
         changed = self.integrity.changed()
         if changed:
             found.append((ErrorKind.MONKEY_PATCH, f"the candidate replaced {', '.join(changed[:5])}"))
+        drift = library_drift or settings_drift(self.precision, precision_settings())
+        if drift:
+            found.append((ErrorKind.PRECISION_SETTINGS,
+                          f"the candidate changed torch's precision settings ({'; '.join(drift[:3])}): the "
+                          "reference computes under the judge's, and the kernel must run as it would elsewhere. "
+                          "A spec that accepts TF32 says so (tf32: True in its KERNELEVO settings)"))
         if self.guards.streams:
             times = self.guards.streams
             found.append((ErrorKind.SIDE_STREAM, f"the candidate created or switched CUDA streams ({times} times): "

@@ -34,6 +34,7 @@ import torch
 import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
+from kernelevo.evaluation.common.precision import precision_settings, settings_drift
 from kernelevo.records.result import LIBRARY_FAMILIES as FAMILIES
 from kernelevo.records.result import ErrorKind, LibraryCall
 
@@ -203,15 +204,19 @@ class LibraryRecorder(TorchFunctionMode):
     """Records every library call made while active, by (family, op, signature), with the work each does.
 
     ``ops``: the op recorder to pause inside a library call (what the call does inside is the
-    library's). ``timed``: bracket each call with CUDA events, for :meth:`library_ms`."""
+    library's). ``timed``: bracket each call with CUDA events, for :meth:`library_ms`. ``precision``:
+    torch's precision settings as the judge set them (:mod:`kernelevo.evaluation.common.precision`);
+    a call made under others is named in :attr:`drift`, even if the candidate restores them after."""
 
-    def __init__(self, ops: Any = None, *, timed: bool = False) -> None:
+    def __init__(self, ops: Any = None, *, timed: bool = False, precision: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.ops = ops if ops is not None else _Pausable()
         self.calls: Counter[tuple[str, str, str]] = Counter()
         self._work: dict[tuple[str, str, str], list[str]] = {}
         self.timed = timed
         self._events: list[tuple[Any, Any]] = []
+        self.precision = precision
+        self.drift: list[str] = []
 
     def __torch_function__(self, func: Any, types: Any, args: Sequence[Any] = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
@@ -224,6 +229,8 @@ class LibraryRecorder(TorchFunctionMode):
 
     def record(self, family: str, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
         signature, work = describe_call(family, name, args, kwargs)
+        if self.precision is not None and not self.drift:
+            self.drift = [f"{change} at {name}" for change in settings_drift(self.precision, precision_settings())]
         key = (family, name, signature)
         self.calls[key] += 1
         self._work[key] = work

@@ -24,6 +24,7 @@ from kernelevo.evaluation.child.aot import AotRequest
 from kernelevo.evaluation.common.compare import Verdict, compare_outputs
 from kernelevo.evaluation.common.diagnostics import sandbox_failure_reason
 from kernelevo.evaluation.common.library import library_rejection
+from kernelevo.evaluation.common.precision import tf32_rejection
 from kernelevo.evaluation.common.protocol import (
     Call,
     CallReply,
@@ -257,6 +258,11 @@ class _Stages:
         self.result.cuda = reply.builds
         self.result.launches = sum(k.launches for k in self.result.kernels)
         self.result.costs.compile_s += time.perf_counter() - start
+        convolves = any(c.family == "conv" for calls in self.judge.reference_library.values() for c in calls)
+        why = tf32_rejection(self.result.kernels, spec_tf32=self.judge.spec.settings.tf32,
+                             reference_convolves=convolves and torch.backends.cudnn.allow_tf32)
+        if why is not None:
+            raise Rejected(ErrorKind.REDUCED_PRECISION, why)
 
     def _compile_ahead(self, reply: MetadataReply) -> list[KernelMetadata]:
         """Register and shared-memory figures for sm_90 of kernels that ran in the interpreter."""

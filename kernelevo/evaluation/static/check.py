@@ -18,6 +18,7 @@ from kernelevo.evaluation.static.cuda import check_cuda_text, check_link_flags
 from kernelevo.evaluation.static.rules import (
     ALLOWED_IMPORTS,
     ALLOWED_TORCH_FUNCS,
+    BACKEND_QUERIES,
     COMPUTE_METHODS,
     CUPY_ALLOWED,
     DYNAMIC_BUILTINS,
@@ -243,7 +244,13 @@ class _Checker(ast.NodeVisitor):
                 base = base.value
             if isinstance(base, ast.Name) and base.id in self.aliases:
                 what = self.resolve(target.value if isinstance(target, ast.Attribute) else base) or base.id
-                self.add(ErrorKind.MONKEY_PATCH, target, f"assigning into {what} patches a library: not allowed")
+                attr = target.attr if isinstance(target, ast.Attribute) else ""
+                if what.startswith("torch.backends") and ("tf32" in attr or "precision" in attr):
+                    self.add(ErrorKind.PRECISION_SETTINGS, target, f"setting {what}.{attr} changes the precision of "
+                                                                   "torch's ops for the whole process, the reference's "
+                                                                   "too; a spec that accepts TF32 says so (tf32: True)")
+                else:
+                    self.add(ErrorKind.MONKEY_PATCH, target, f"assigning into {what} patches a library: not allowed")
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -292,10 +299,29 @@ class _Checker(ast.NodeVisitor):
                 self.add(ErrorKind.DYNAMIC_CODE, node, "getattr() with a computed name is not allowed")
         if self.cuda:
             self._check_cuda_call(node)
+        self._check_settings_call(node)
         if not self.in_kernel and not self.in_init:
             self._check_host_compute(node)
             self._check_module_call(node)
         self.generic_visit(node)
+
+    def _check_settings_call(self, node: ast.Call) -> None:
+        """torch's global settings (TF32, reduced-precision sums, algorithm choices) set from a candidate: they would
+        hold for the reference's ops too. Queries (``torch.backends.cudnn.is_available()``) are let through."""
+        resolved = self.resolve(node.func) or ""
+        name = resolved.rpartition(".")[2]
+        if resolved != "torch.set_float32_matmul_precision" and not (
+                resolved.startswith("torch.backends.") and name not in BACKEND_QUERIES
+                and not (name == "preferred_blas_library" and not node.args and not node.keywords)):
+            return
+        words = [name] + [k.arg or "" for k in node.keywords]
+        if any(w == "flags" or "tf32" in w or "precision" in w for w in words):
+            self.add(ErrorKind.PRECISION_SETTINGS, node, f"{resolved}() changes the precision of torch's GEMMs or "
+                                                         "convolutions for every op in the process, the reference's "
+                                                         "too; a spec that accepts TF32 says so (tf32: True)")
+        else:
+            self.add(ErrorKind.MONKEY_PATCH, node, f"{resolved}() changes torch's global settings for every op in "
+                                                   "the process, the reference's too")
 
     def _check_module_call(self, node: ast.Call) -> None:
         """``self.lstm(x)`` of a module built in __init__ as a library module: a library call of its family."""

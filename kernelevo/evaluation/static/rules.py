@@ -43,6 +43,12 @@ DYNAMIC_BUILTINS = frozenset(
 )
 FILE_BUILTINS = frozenset({"open"})
 SAFE_DUNDERS = frozenset({"__init__", "__name__", "__future__"})
+# torch.backends functions that only ask: any other call there changes a setting for the whole process
+BACKEND_QUERIES = frozenset(
+    {"is_available", "is_built", "version", "is_flash_attention_available", "can_use_flash_attention",
+     "can_use_efficient_attention", "can_use_cudnn_attention", "flash_sdp_enabled", "mem_efficient_sdp_enabled",
+     "math_sdp_enabled", "cudnn_sdp_enabled", "is_acceptable"}
+)
 STREAM_NAMES = frozenset({"Stream", "stream", "set_stream", "ExternalStream", "StreamContext", "default_stream"})
 
 # torch functions host code may call: allocation, views, metadata. Anything else computes.

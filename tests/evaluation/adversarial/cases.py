@@ -25,6 +25,7 @@ SOFTMAX_SPEC = EXAMPLES / "softmax" / "spec.py"
 SPECS = Path(__file__).parent / "specs"
 CONV_BIAS_SPEC = SPECS / "conv_bias.py"
 ROW_SUM_SPEC = SPECS / "row_sum.py"
+MATMUL_FP32_SPEC = SPECS / "matmul_fp32.py"
 # library policies a case runs under (EvalOptions.library): the default (every family), or pure mode
 DEFAULT, PURE = "default", "pure"
 CONTROL = "seed_control.py"
@@ -42,7 +43,9 @@ def options(static_checks: bool, runtime_checks: bool, library: str = DEFAULT, s
         run_timeout_s=8,
         compile_timeout_s=240 if cuda else 30,
         timing_timeout_s=60,
-        aot_metadata=False,  # register counts compiled ahead of time on CPU: no defence, only cost
+        # register counts compiled ahead of time on CPU cost seconds and defend nothing, except that the fp32
+        # matmul's cases need the kernels' TTIR, which on a CPU only that compile gives (TF32 dots)
+        aot_metadata=spec == MATMUL_FP32_SPEC,
         baselines=["eager"],  # torch.compile's baseline costs seconds per judge and defends nothing
         library=None if library == DEFAULT else [] if library == PURE else library.split(","),
     )
@@ -396,6 +399,22 @@ CASES: tuple[Case, ...] = (
     _runtime("library_conv-gemm-only-runtime", "library_conv_relu_bias_control.py", E.LIBRARY_CALL,
              "a policy of GEMMs alone: the convolution's library call is named", spec=CONV_BIAS_SPEC,
              library="gemm"),
+
+    # ---------------------------------------------------------------------------------------------
+    # Precision (kernelevo.evaluation.common.precision): fp32 work stays fp32 where the spec does not opt in to
+    # TF32, though its tolerance would let TF32 through (specs/matmul_fp32.py).
+    # 57. Triton's dots round fp32 operands to TF32 by default
+    _default("tf32_default_dot", "tf32_default_dot.py", E.REDUCED_PRECISION,
+             "the compiled kernel's TTIR has a tt.dot of f32 operands with inputPrecision = tf32",
+             spec=MATMUL_FP32_SPEC),
+    # 57b. TF32 turned on for torch's own GEMM
+    _static("tf32_flag-static", "tf32_flag_static.py", E.PRECISION_SETTINGS,
+            "an assignment into torch.backends.cuda.matmul.allow_tf32", spec=MATMUL_FP32_SPEC),
+    _runtime("tf32_flag-runtime", "tf32_flag_static.py", E.PRECISION_SETTINGS,
+             "the library recorder reads allow_tf32 = True at the mm", spec=MATMUL_FP32_SPEC),
+    _default("tf32_library_flag_restored", "tf32_library_flag.py", E.PRECISION_SETTINGS,
+             "the flag set through a local name and restored after the mm: seen at the mm alone",
+             spec=MATMUL_FP32_SPEC),
 )
 
 
@@ -430,6 +449,9 @@ CONTROLS: tuple[Control, ...] = (
             gpu_only=False, library=DEFAULT),
     Control("library_row_sum", KERNELS / "library_row_sum_control.py", ROW_SUM_SPEC, gpu_only=False),
     Control("softmax_seed", EXAMPLES / "softmax" / "seed.py", SOFTMAX_SPEC, gpu_only=False),
+    Control("matmul_fp32_ieee", KERNELS / "matmul_fp32_ieee_control.py", MATMUL_FP32_SPEC, gpu_only=False),
+    Control("library_matmul_fp32", KERNELS / "library_matmul_fp32_control.py", MATMUL_FP32_SPEC, gpu_only=False,
+            library=DEFAULT),
 )
 
 
