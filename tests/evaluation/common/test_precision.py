@@ -58,7 +58,7 @@ def test_a_spec_that_opts_in_accepts_the_tf32_gemm(tmp_path: Path) -> None:
     source = (ADVERSARIAL / "specs" / "matmul_fp32.py").read_text()
     spec_path.write_text(source.replace('"dtype": "float32",', '"dtype": "float32", "tf32": True,'))
     kernel = (ADVERSARIAL / "kernels" / "tf32_default_dot.py").read_text()
-    options = EvalOptions(device="cpu", run_timeout_s=30, compile_timeout_s=60, baselines=["eager"])
+    options = EvalOptions(run_timeout_s=30, compile_timeout_s=60, baselines=["eager"])  # the GPU where there is one
     with Evaluator(read_spec(str(spec_path)), options) as evaluator:
         accepted = evaluator.evaluate(kernel)
     assert accepted.correct, accepted.message
