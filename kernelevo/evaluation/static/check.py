@@ -18,7 +18,6 @@ from kernelevo.evaluation.static.cuda import check_cuda_text, check_link_flags
 from kernelevo.evaluation.static.rules import (
     ALLOWED_IMPORTS,
     ALLOWED_TORCH_FUNCS,
-    BACKEND_QUERIES,
     COMPUTE_METHODS,
     CUPY_ALLOWED,
     DYNAMIC_BUILTINS,
@@ -31,6 +30,7 @@ from kernelevo.evaluation.static.rules import (
     STREAM_NAMES,
     TORCH_NAMESPACES,
 )
+from kernelevo.evaluation.static.settings import settings_assignment, settings_call
 from kernelevo.records.result import LIBRARY_FAMILIES, ErrorKind
 from kernelevo.utils.cuda_source import find_cuda
 from kernelevo.utils.pyast import dotted_name
@@ -245,12 +245,8 @@ class _Checker(ast.NodeVisitor):
             if isinstance(base, ast.Name) and base.id in self.aliases:
                 what = self.resolve(target.value if isinstance(target, ast.Attribute) else base) or base.id
                 attr = target.attr if isinstance(target, ast.Attribute) else ""
-                if what.startswith("torch.backends") and ("tf32" in attr or "precision" in attr):
-                    self.add(ErrorKind.PRECISION_SETTINGS, target, f"setting {what}.{attr} changes the precision of "
-                                                                   "torch's ops for the whole process, the reference's "
-                                                                   "too; a spec that accepts TF32 says so (tf32: True)")
-                else:
-                    self.add(ErrorKind.MONKEY_PATCH, target, f"assigning into {what} patches a library: not allowed")
+                kind, message = settings_assignment(what, attr)
+                self.add(kind, target, message)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -306,22 +302,10 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _check_settings_call(self, node: ast.Call) -> None:
-        """torch's global settings (TF32, reduced-precision sums, algorithm choices) set from a candidate: they would
-        hold for the reference's ops too. Queries (``torch.backends.cudnn.is_available()``) are let through."""
-        resolved = self.resolve(node.func) or ""
-        name = resolved.rpartition(".")[2]
-        if resolved != "torch.set_float32_matmul_precision" and not (
-                resolved.startswith("torch.backends.") and name not in BACKEND_QUERIES
-                and not (name == "preferred_blas_library" and not node.args and not node.keywords)):
-            return
-        words = [name] + [k.arg or "" for k in node.keywords]
-        if any(w == "flags" or "tf32" in w or "precision" in w for w in words):
-            self.add(ErrorKind.PRECISION_SETTINGS, node, f"{resolved}() changes the precision of torch's GEMMs or "
-                                                         "convolutions for every op in the process, the reference's "
-                                                         "too; a spec that accepts TF32 says so (tf32: True)")
-        else:
-            self.add(ErrorKind.MONKEY_PATCH, node, f"{resolved}() changes torch's global settings for every op in "
-                                                   "the process, the reference's too")
+        found = settings_call(self.resolve(node.func) or "", [k.arg or "" for k in node.keywords],
+                              bool(node.args or node.keywords))
+        if found is not None:
+            self.add(found[0], node, found[1])
 
     def _check_module_call(self, node: ast.Call) -> None:
         """``self.lstm(x)`` of a module built in __init__ as a library module: a library call of its family."""
