@@ -29,12 +29,20 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-           "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct")
+           "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
+           # what else may hold a kernel below the DRAM's peak: its L1 (shifted window loads that hit
+           # there), its SMs' issue (index arithmetic, selects) and how many warps it keeps in flight
+           "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+           "sm__warps_active.avg.pct_of_peak_sustained_active")
+OPTIONAL = {"l1_throughput_pct": "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+            "sm_throughput_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+            "occupancy_pct": "sm__warps_active.avg.pct_of_peak_sustained_active"}
 RANGE = "kernelevo_measure"
 
 
@@ -78,8 +86,27 @@ def run_child(spec_path: Path, which: str, kernel: Path | None) -> None:
     print(f"FLOOR_BYTES {floor_bytes}", file=sys.stderr)
 
 
+def family_kernels(spec: str, folder: Path) -> list[tuple[str, Path]]:
+    """The kernel families' seeds for a suite spec, written to ``folder``: (seed name, file)."""
+    from kernelevo.spec import read_spec
+    from kernelevo.variation.seeding.families import family_seeds
+    from kernelevo.variation.seeding.families.tracer import trace
+
+    loaded = read_spec(str(ROOT / "benchmarks" / "suite" / f"{spec}.py"))
+    found = []
+    for name, source in family_seeds(loaded.name, trace(loaded)).seeds:
+        path = folder / f"{name}.py"
+        path.write_text(source)
+        found.append((name.removeprefix(f"{spec}-"), path))
+    return found
+
+
 def _number(row: dict[str, str], metric: str) -> float:
     return float(row[metric].replace(",", ""))  # ncu may group thousands
+
+
+def _pct(value: float | None) -> str:
+    return "  -  " if value is None else f"{value:4.0f}%"
 
 
 def kernels_of(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
@@ -87,22 +114,28 @@ def kernels_of(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
     kernels = []
     for row in rows:
         try:
-            kernels.append({
+            kernel = {
                 "kernel": row["Kernel Name"][:120],
                 "duration_us": _number(row, "gpu__time_duration.sum") / 1e3,
                 "dram_read_mb": _number(row, "dram__bytes_read.sum") / 1e6,
                 "dram_write_mb": _number(row, "dram__bytes_write.sum") / 1e6,
                 "dram_throughput_pct": _number(row, "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
                 "l2_hit_pct": _number(row, "lts__t_sector_hit_rate.pct"),
-            })
+            }
         except (KeyError, ValueError):
             continue
+        for key, metric in OPTIONAL.items():  # absent from reports made before they were asked for
+            try:
+                kernel[key] = _number(row, metric)
+            except (KeyError, ValueError):
+                kernel[key] = None
+        kernels.append(kernel)
     return kernels
 
 
-def profile(spec: str, which: str, kernel: Path | None) -> dict[str, Any]:
+def profile(spec: str, which: str, kernel: Path | None, replay: str = "application") -> dict[str, Any]:
     """Run the child under ncu; its kernels and totals."""
-    command = ["ncu", "--clock-control", "none", "--cache-control", "none", "--replay-mode", "application",
+    command = ["ncu", "--clock-control", "none", "--cache-control", "none", "--replay-mode", replay,
                "--nvtx", "--nvtx-include", f"{RANGE}/", "--metrics", ",".join(METRICS), "--csv",
                "--page", "raw", "--print-units", "base", sys.executable, __file__, "--child", spec, "--which", which]
     if kernel is not None:
@@ -130,6 +163,12 @@ def main() -> None:
     parser.add_argument("--specs", default="layernorm,cross_entropy,frobenius_norm")
     parser.add_argument("--gpu", default="h200", help="the archives/GPU folder whose best kernels to profile")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--replay", choices=("application", "kernel"), default="application",
+                        help="ncu's replay: application (caches as in a run; the whole process once per metric pass)"
+                             " or kernel (the process once: a fifth of the time; a kernel's later passes find L2 as"
+                             " its first left it, which only inputs that fit in L2 notice)")
+    parser.add_argument("--families", action="store_true",
+                        help="also profile the kernel families' seeds for each spec (traced here, as a search does)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--which", default="best", help=argparse.SUPPRESS)
     parser.add_argument("--kernel", default=None, help=argparse.SUPPRESS)
@@ -145,13 +184,16 @@ def main() -> None:
         return
     report: dict[str, Any] = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                               "device": torch.cuda.get_device_name(0), "torch": torch.__version__,
-                              "ncu": "--replay-mode application --cache-control none --clock-control none",
+                              "ncu": f"--replay-mode {args.replay} --cache-control none --clock-control none",
                               "specs": {}}
     for spec in args.specs.split(","):
         best = ROOT / "archives" / args.gpu / spec / "best.py"
-        entry = [profile(spec, "compile", None)]
+        entry = [profile(spec, "compile", None, args.replay)]
         if best.exists():
-            entry.append(profile(spec, "best", best))
+            entry.append(profile(spec, "best", best, args.replay))
+        if args.families:
+            for name, path in family_kernels(spec, Path(tempfile.mkdtemp(prefix="kernelevo-families-"))):
+                entry.append(profile(spec, name, path, args.replay))
         report["specs"][spec] = entry
         for part in entry:
             if "error" in part:
@@ -162,9 +204,11 @@ def main() -> None:
                   f"  {part['dram_gbs']:.0f} GB/s")
             for k in part["kernels"]:
                 print(f"    {k['duration_us']:8.1f} us  R {k['dram_read_mb']:7.1f} MB  W {k['dram_write_mb']:7.1f} MB"
-                      f"  {k['dram_throughput_pct']:5.1f}% DRAM  L2 hit {k['l2_hit_pct']:5.1f}%  {k['kernel'][:60]}")
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+                      f"  {k['dram_throughput_pct']:5.1f}% DRAM  L2 hit {k['l2_hit_pct']:5.1f}%"
+                      f"  L1 {_pct(k['l1_throughput_pct'])}  SM {_pct(k['sm_throughput_pct'])}"
+                      f"  warps {_pct(k['occupancy_pct'])}  {k['kernel'][:60]}")
+        if args.out:  # after each spec: a call cut short keeps the specs it finished
+            Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
 
 
 if __name__ == "__main__":
