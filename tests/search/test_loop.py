@@ -77,13 +77,14 @@ def test_resume_continues_with_nothing_lost(gelu, tmp_path: Path, db) -> None:
 
 @pytest.mark.parametrize("islands", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_killed_driver_resumes(tmp_path: Path, islands: int) -> None:
-    """SIGKILL mid-run: the resumed run keeps every evaluation, in order, and evaluates each candidate once;
-    with two islands on Ray, every island is rebuilt from storage by the resumed driver."""
+    """SIGKILL mid-run: the resumed run keeps every evaluation, in order, and evaluates each candidate once.
+    One island judges in the driver's process (its children killed with it); two islands run on Ray, and every
+    island is rebuilt from storage by the resumed driver (Ray's start paid once, where it is what is tested)."""
     from kernelevo.storage.database import open_database
 
     path = tmp_path / "kernelevo.db"
     cmd = [sys.executable, "-m", "kernelevo.cli", "run", "--db", str(path), "--device", "cpu", "--plain",
-           "--islands", str(islands)]
+           "--islands", str(islands), *(["--no-ray"] if islands == 1 else [])]
     driver = subprocess.Popen([*cmd, str(ROOT / "examples" / "gelu" / "spec.py"), "--budget", "evals=40"],
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300

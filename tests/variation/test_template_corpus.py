@@ -50,25 +50,30 @@ def test_every_kernel_exposes_a_block_size_and_every_neighbour_parses(kernel: Pa
         assert new != source, what
 
 
-def test_seeds_and_random_mutants_are_correct_on_the_cpu_interpreter() -> None:
-    options = EvalOptions(device="cpu", baselines=["eager"], aot_metadata=False, warmup_reps=0, warmup_ms=0,
-                          min_reps=1, min_measure_ms=0, max_reps=1, timing_input_sets=1, floor_check=False)
-    rng = random.Random(7)
-    failures, total = [], 0
+def _by_spec() -> dict[Path, list[Path]]:
     by_spec: dict[Path, list[Path]] = {}
     for kernel in KERNELS:
         by_spec.setdefault(spec_of(kernel), []).append(kernel)
-    for spec, kernels in by_spec.items():
-        with Evaluator(read_spec(str(spec)), options) as evaluator:
-            for kernel in kernels:
-                source = kernel.read_text()
-                seed = evaluator.evaluate(source)
-                assert seed.correct, f"{kernel.name} itself: {seed.error}: {seed.message}"
-                for _ in range(2):
-                    drawn = mutate(source, rng)
-                    assert drawn is not None
-                    result = evaluator.evaluate(drawn[0])
-                    total += 1
-                    if not result.correct:
-                        failures.append(f"{kernel.name} ({drawn[1]}): {result.error}: {(result.message or '')[:200]}")
+    return by_spec
+
+
+# one test a spec: the test workers share the four specs' judges out
+@pytest.mark.parametrize("spec", sorted(_by_spec()), ids=lambda p: p.parent.name)
+def test_seeds_and_random_mutants_are_correct_on_the_cpu_interpreter(spec: Path) -> None:
+    options = EvalOptions(device="cpu", baselines=["eager"], aot_metadata=False, warmup_reps=0, warmup_ms=0,
+                          min_reps=1, min_measure_ms=0, max_reps=1, timing_input_sets=1, floor_check=False)
+    rng = random.Random(f"7 {spec.parent.name}")
+    failures, total = [], 0
+    with Evaluator(read_spec(str(spec)), options) as evaluator:
+        for kernel in _by_spec()[spec]:
+            source = kernel.read_text()
+            seed = evaluator.evaluate(source)
+            assert seed.correct, f"{kernel.name} itself: {seed.error}: {seed.message}"
+            for _ in range(2):
+                drawn = mutate(source, rng)
+                assert drawn is not None
+                result = evaluator.evaluate(drawn[0])
+                total += 1
+                if not result.correct:
+                    failures.append(f"{kernel.name} ({drawn[1]}): {result.error}: {(result.message or '')[:200]}")
     assert len(failures) <= 0.05 * total, f"{len(failures)} of {total} mutants rejected:\n" + "\n".join(failures)

@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from kernelevo.evaluation.child import interpreter_speed
 from kernelevo.evaluation.child.candidate_module import candidate_path, exec_candidate
 from kernelevo.evaluation.child.cuda_runtime import CudaRuntime, CupyMismatch, LaunchLog, device_arch
 from kernelevo.evaluation.child.instrument import (
@@ -88,6 +89,8 @@ class CandidateRunner:
         self.allowed_ops = ALLOWED_ATEN_OPS | frozenset(setup.allowed_ops)
         self.recorder = LaunchRecorder(on_phase=self._progress)
         self.recorder.install(interpreted=not self.gpu)
+        if not self.gpu:  # custom combines reduced and scanned in log steps, not one interpreted call an element
+            interpreter_speed.install()
         self.guards = Guards()
         self.guards.install()
         # CUDA candidates: the GPU's own list of kernels run (by name and stream) is their launch count.
