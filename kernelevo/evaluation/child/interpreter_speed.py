@@ -125,7 +125,8 @@ def _doubling_scan(op: Any, input: Any) -> list[Any]:
         # Whole blocks (the interpreter's blocks have power-of-two shapes): element i meets element i - d,
         # rolled round; the first d results combine wrapped-round elements and are dropped.
         rolled = [np.roll(a, distance, axis=0) for a in arrays]
-        combined = _combine(op, rolled, arrays, dtypes)
+        with np.errstate(all="ignore"):  # the dropped results may overflow or divide by zero: no warnings
+            combined = _combine(op, rolled, arrays, dtypes)
         for array, part in zip(arrays, combined, strict=True):
             array[distance:] = part[distance:]
         distance *= 2
