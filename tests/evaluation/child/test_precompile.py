@@ -38,8 +38,8 @@ def precompile(examples_dir: Path, example: str, source: str, cache: Path, threa
 @pytest.mark.parametrize(("example", "seed", "specializations", "threads"), [
     ("gelu", "seed.py", 2, 1),  # n divisible by 16 or not: two specializations over three variants
     ("softmax", "seed_online.py", 2, 1),
-    ("matmul_epilogue", "seed_autotuned.py", 8, 1),  # every autotune config, each specialization
-    ("matmul_epilogue", "seed_autotuned.py", 8, 3),  # the same, compiled in three threads
+    # every autotune config, each specialization, compiled in three threads (one thread: the two above)
+    ("matmul_epilogue", "seed_autotuned.py", 8, 3),
 ])
 def test_seeds_compile_for_hopper_without_a_gpu(examples_dir: Path, tmp_path: Path, example: str, seed: str,
                                                 specializations: int, threads: int) -> None:
