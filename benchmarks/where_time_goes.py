@@ -34,15 +34,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-           "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
-           # what else may hold a kernel below the DRAM's peak: its L1 (shifted window loads that hit
-           # there), its SMs' issue (index arithmetic, selects) and how many warps it keeps in flight
-           "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-           "sm__warps_active.avg.pct_of_peak_sustained_active")
+# What else may hold a kernel below the DRAM's peak: its L1 (shifted window loads that hit there), its SMs'
+# issue (index arithmetic, selects) and how many warps it keeps in flight. Reports made before these were
+# asked for lack them.
 OPTIONAL = {"l1_throughput_pct": "l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
             "sm_throughput_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed",
             "occupancy_pct": "sm__warps_active.avg.pct_of_peak_sustained_active"}
+METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+           "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct", *OPTIONAL.values())
 RANGE = "kernelevo_measure"
 
 
@@ -124,7 +123,7 @@ def kernels_of(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
             }
         except (KeyError, ValueError):
             continue
-        for key, metric in OPTIONAL.items():  # absent from reports made before they were asked for
+        for key, metric in OPTIONAL.items():
             try:
                 kernel[key] = _number(row, metric)
             except (KeyError, ValueError):

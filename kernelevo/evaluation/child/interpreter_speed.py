@@ -97,11 +97,10 @@ def _tree_reduce(op: Any, input: Any) -> list[Any]:
     input_shape = input[0].handle.data.shape
     # the reduced axis first: each step combines slices of the rest
     arrays = [np.moveaxis(arg.handle.data, axis, 0) for arg in input]
+    # The interpreter's blocks have power-of-two shapes, so each step halves the axis exactly (any other
+    # length fails in to_tensor, and the caller falls back to the per-element path).
     while arrays[0].shape[0] > 1:
-        n = arrays[0].shape[0]
-        even = n - n % 2
-        paired = _combine(op, [a[0:even:2] for a in arrays], [a[1:even:2] for a in arrays], dtypes)
-        arrays = [np.concatenate([p, a[even:]]) if n % 2 else p for p, a in zip(paired, arrays, strict=True)]
+        arrays = _combine(op, [a[0::2] for a in arrays], [a[1::2] for a in arrays], dtypes)
     ret = []
     for i, array in enumerate(arrays):
         data = array[0].astype(input[i].handle.data.dtype)
