@@ -78,6 +78,7 @@ def test_two_runs_share_the_pool_by_weight(fresh_pool, gelu, weights, expected) 
     a, b = shared(gelu, "a", weight=weights[0]), shared(gelu, "b", weight=weights[1])
 
     async def work():
+        born = time.monotonic()  # no later than the pool's own start: its utilisation's window is no longer
         await a.start()
         await b.start()
         # a run's search keeps twice the pool's slots submitted, so it has one waiting whenever a slot frees
@@ -85,10 +86,11 @@ def test_two_runs_share_the_pool_by_weight(fresh_pool, gelu, weights, expected) 
         begin = time.monotonic()
         done = await asyncio.gather(keep_busy(a, begin + 4), keep_busy(b, begin + 4))
         snapshot = read_snapshot()
+        lived = time.monotonic() - born
         await asyncio.gather(a.close(), b.close())
-        return begin, done, snapshot
+        return begin, lived, done, snapshot
 
-    begin, (done_a, done_b), snapshot = asyncio.run(work())
+    begin, lived, (done_a, done_b), snapshot = asyncio.run(work())
     window = (begin + 0.5, begin + 4)  # both runs backlogged all along
     counts = finished_between(done_a, *window), finished_between(done_b, *window)
     assert sum(counts) >= 40  # 2 actors x 0.1 s over 3.5 s: about 70
@@ -96,7 +98,11 @@ def test_two_runs_share_the_pool_by_weight(fresh_pool, gelu, weights, expected) 
     runs = {r.run_id: r for r in snapshot.runs}
     assert runs["a"].weight == weights[0] and runs["a"].share == pytest.approx(expected, abs=0.1)
     assert runs["a"].spec == gelu.name and snapshot.gpus >= 2 and len(snapshot.actors) == 2
-    assert snapshot.utilisation > 0.5
+    # each answered candidate kept a slot busy 0.1 s at least, within a window no longer than the test lived
+    # (a bound, not a fixed figure: on a loaded machine the actors' start eats into the window)
+    answered = sum(finished_between(done, 0.0, float("inf")) for done in (done_a, done_b))
+    at_least = min(1.0, 0.1 * answered / (2 * min(lived, snapshot.window_s)))
+    assert at_least <= snapshot.utilisation <= 1.0, (at_least, answered, lived)
 
 
 def test_unregistering_a_run_frees_its_share_at_once(fresh_pool, gelu) -> None:
