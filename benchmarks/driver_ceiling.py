@@ -83,12 +83,23 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
     names = None if measures == "driver" else [d.name for d in descriptor_set(config.descriptors)]
     pool = SimulatedPool(evaluators, delay, descriptors=names, made_up_measures=measures == "made-up")
     profiler = cProfile.Profile() if profile else None
+    samples: list[tuple[float, float, float]] = []  # (time.monotonic(), the driver's CPU s, the islands' CPU s)
+
+    def on_start(loop: Any) -> None:
+        async def sample() -> None:  # CPU time of the driver and of its island actors (same host), 4 times a second
+            while True:
+                placed = loop.islands.placed if loop.islands is not None else []
+                samples.append((time.monotonic(), time.process_time(), sum(cpu_s(p["pid"]) for p in placed)))
+                await asyncio.sleep(0.25)
+
+        asyncio.get_running_loop().create_task(sample())
+
     with tempfile.TemporaryDirectory() as out:
         db = open_database(f"sqlite:///{out}/kernelevo.db")
         started, cpu_started = time.perf_counter(), time.process_time()
         if profiler:
             profiler.enable()
-        outcome = asyncio.run(start_search(db, spec, config, out=out, pool=pool))
+        outcome = asyncio.run(start_search(db, spec, config, out=out, pool=pool, on_start=on_start))
         if profiler:
             profiler.disable()
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
@@ -105,10 +116,37 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
         "duplicates": sum(f.kind == "duplicate" for f in outcome.state.failures),
         # the driver process's CPU time (all its threads; not the descriptor process) per result
         "driver_cpu_ms_per_result": 1000 * cpu / n if n else None,
+        **steady_cpu(samples, pool, 2 * delay),
     }
     if profiler:
         row["profile"] = split(profiler, elapsed)
     return row
+
+
+def cpu_s(pid: int) -> float:
+    """A process's CPU seconds (user and system, all its threads) from /proc; 0 once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rfind(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def steady_cpu(samples: list[tuple[float, float, float]], pool: SimulatedPool, warmup_s: float) -> dict[str, Any]:
+    """CPU per result in the steady state, the driver's and the island actors' apart, and the cores they kept
+    busy: what one more island costs, where a whole run's figures also count start-up and the last round."""
+    window = pool.steady_window(warmup_s)
+    inside = [s for s in samples if window and window[0] <= s[0] <= window[1]]
+    if len(inside) < 2:
+        return {}
+    (t0, driver0, islands0), (t1, driver1, islands1) = inside[0], inside[-1]
+    results = sum(1 for _, end, _ in pool.spans if t0 <= end <= t1)
+    if not results:
+        return {}
+    return {"steady_driver_cpu_ms_per_result": 1000 * (driver1 - driver0) / results,
+            "steady_islands_cpu_ms_per_result": 1000 * (islands1 - islands0) / results,
+            "steady_cores_busy": (driver1 - driver0 + islands1 - islands0) / (t1 - t0)}
 
 
 def split(profiler: cProfile.Profile, elapsed: float) -> dict[str, Any]:
@@ -157,18 +195,23 @@ def main() -> None:
             rows.append(measure(n, args.delay, args.rounds, False, args.measures, islands))
             r = rows[-1]
             print(f"{n} evaluators, {islands} island(s): {r['results_per_s']:.0f} results/s, "
-                  f"least busy {r['least_busy_fraction']:.0%}", flush=True)
+                  f"least busy {r['least_busy_fraction']:.0%}; steady CPU ms a result: driver "
+                  f"{r.get('steady_driver_cpu_ms_per_result', 0):.2f}, islands "
+                  f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f} ({r.get('steady_cores_busy', 0):.2f} cores)",
+                  flush=True)
     profiled = None if args.no_profile else measure(counts[-1], args.delay, args.rounds, True,
                                                     args.measures, island_counts[-1])
     table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
     for col in ("evaluators", "islands", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
-                "least busy", "driver CPU ms/result"):
+                "least busy", "driver CPU ms/result", "steady: driver, islands ms/result", "cores busy"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(str(r["evaluators"]), str(r["islands"]), str(r["evaluations"]), f"{r['search_s']:.1f}",
                       f"{r['results_per_s']:.1f}",
                       f"{r['ideal_per_s']:.0f}", f"{r['efficiency']:.0%}", f"{r['busy_fraction']:.0%}",
-                      f"{r['least_busy_fraction']:.0%}", f"{r['driver_cpu_ms_per_result']:.2f}")
+                      f"{r['least_busy_fraction']:.0%}", f"{r['driver_cpu_ms_per_result']:.2f}",
+                      f"{r.get('steady_driver_cpu_ms_per_result', 0):.2f}, "
+                      f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f}", f"{r.get('steady_cores_busy', 0):.2f}")
     console = Console(width=140)
     console.print(table)
     if profiled:

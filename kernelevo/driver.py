@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import random
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +47,7 @@ from kernelevo.storage.runs import (
     spec_of,
     start_run,
 )
+from kernelevo.utils.collector import fewer_collections
 from kernelevo.variation.llm.client import missing_key_message
 from kernelevo.variation.llm.models import ModelPool
 from kernelevo.variation.operators import build_operators
@@ -189,7 +189,7 @@ async def run_search(
         _handle_ctrl_c(loop, pool)
         heartbeat = asyncio.create_task(_heartbeat(db, run_id, owner, loop, recorder))
         try:
-            with _fewer_collections():
+            with fewer_collections():
                 reason = await loop.run()
         finally:
             heartbeat.cancel()
@@ -256,22 +256,6 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
     log.info("Seeded %s from torch.compile in %.1f s (%s)", spec.name, time.monotonic() - started,
              ", ".join(n for n, _ in seeds))
     return seeds
-
-
-@contextlib.contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """A driver allocates a burst of objects per result (an AST per source, a result record): with the
-    default thresholds, collections of a heap of thousands of results took half the driver's time per
-    result at 256 evaluators (benchmarks/driver_ceiling.py). Startup's objects are frozen out of the
-    collector's sight, and young collections run 140x less often, until the loop ends."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
 
 
 def _finish(db: Database, run_id: int, owner: str, kind: StopReason, reason: str) -> None:

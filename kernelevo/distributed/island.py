@@ -66,6 +66,7 @@ class RemoteIslands:
         self._turn = itertools.count()
         self._watching: set[asyncio.Task[None]] = set()
         self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
+        self.placed: list[dict[str, Any]] = []  # each island actor's ready(): island, host, pid, incarnation
         self._abandoned: list[tuple[int, Any, int]] = []  # (island, its answer's ref, delivered) of asks cut off
         from kernelevo.variation.operators import build_operators
 
@@ -99,6 +100,7 @@ class RemoteIslands:
                              "CPUs; ask for fewer --islands") from None
         for channel, info in zip(self.channels, ready, strict=True):
             channel.incarnation = info["incarnation"]
+        self.placed = ready  # each island's host and process, as placed (benchmarks read their CPU time)
         log.info("islands on Ray: %s", ", ".join(f"{r['island']} on {r['host']} (pid {r['pid']})" for r in ready))
 
     def bind(self, *, state: SearchState, record: Callable[[Candidate], None],

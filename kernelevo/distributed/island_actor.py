@@ -13,6 +13,7 @@ from typing import Any
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.island import Asked, IslandEmitter, Message
 from kernelevo.spec import Spec
+from kernelevo.utils.collector import collect_less
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class IslandActor:
         self.rebuilt = 0  # evaluations replayed from storage
         if db_url is not None and run_id is not None:
             self._rebuild(db_url, run_id, island)
+        collect_less()  # this process is the island's alone: it allocates as the driver does, per candidate
 
     def _rebuild(self, db_url: str, run_id: int, island: int) -> None:
         from kernelevo.storage.database import Database

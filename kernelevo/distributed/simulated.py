@@ -130,15 +130,21 @@ class SimulatedPool:
         self.spans.append((start, time.monotonic(), evaluator))
         return [("simulated", result)]
 
-    def steady_state(self, warmup_s: float) -> tuple[float, float, float]:
-        """(results a second, busy fraction, the least busy evaluator's fraction) from ``warmup_s`` after the
-        first start to the last start: the seeds' first round and the budget's last draining round left out."""
+    def steady_window(self, warmup_s: float) -> tuple[float, float] | None:
+        """(begin, end), time.monotonic(): from ``warmup_s`` after the first start to the last start (the seeds'
+        first round and the budget's last draining round left out); None before there is one."""
         if not self.spans:
-            return 0.0, 0.0, 0.0
+            return None
         begin = min(s for s, _, _ in self.spans) + warmup_s
         end = max(s for s, _, _ in self.spans)
-        if end <= begin:
+        return (begin, end) if end > begin else None
+
+    def steady_state(self, warmup_s: float) -> tuple[float, float, float]:
+        """(results a second, busy fraction, the least busy evaluator's fraction) over :meth:`steady_window`."""
+        steady = self.steady_window(warmup_s)
+        if steady is None:
             return 0.0, 0.0, 0.0
+        begin, end = steady
         done = sum(1 for _, e, _ in self.spans if begin <= e <= end)
         per_evaluator = [0.0] * self.workers
         for s, e, evaluator in self.spans:
