@@ -2,9 +2,10 @@
 
 A search allocates a burst of objects per candidate and per result (an AST per source, a result
 record) on a heap of thousands of results: with Python's default thresholds, collections took half
-the driver's time per result at 256 evaluators, and a third of an island actor's time per candidate
-(benchmarks/driver_ceiling.py). What exists at the start is frozen out of the collector's sight, and
-young collections run 140x less often. Cycles are still collected, only less often.
+the driver's time per result at 256 evaluators; in an island actor, the same settings took 6 to 8%
+off its CPU per result, about the machine's noise (benchmarks/driver_ceiling.py, benchmarks/README.md).
+What exists at the start is frozen out of the collector's sight, and young collections run 140x less
+often. Cycles are still collected, only less often.
 """
 
 from __future__ import annotations
