@@ -45,7 +45,7 @@ def check_source(
     defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     families = set(library)
     checker = SourceChecker(set(allowed_imports), set(allowed_torch_ops) | defined, language=language,
-                       allowed_libraries=set(allowed_libraries), library=families)
+                            allowed_libraries=set(allowed_libraries), library=families)
     checker.visit(tree)
     checker.finish(tree)
     if language == "cuda":

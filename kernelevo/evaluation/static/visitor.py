@@ -26,12 +26,10 @@ from kernelevo.evaluation.static.settings import settings_assignment, settings_c
 from kernelevo.records.result import LIBRARY_FAMILIES, ErrorKind
 from kernelevo.utils.pyast import dotted_name
 
-_dotted = dotted_name
-
 
 def _is_jit_decorator(node: ast.expr) -> bool:
     target = node.func if isinstance(node, ast.Call) else node
-    name = _dotted(target) or ""
+    name = dotted_name(target) or ""
     return name.split(".")[-1] in {"jit", "autotune", "heuristics"} and (
         name.startswith("triton") or name in {"jit", "autotune", "heuristics"}
     )
@@ -107,7 +105,7 @@ class SourceChecker(ast.NodeVisitor):
 
     def resolve(self, node: ast.AST) -> str | None:
         """The dotted path a name chain refers to, through import aliases."""
-        dotted = _dotted(node)
+        dotted = dotted_name(node)
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
