@@ -34,13 +34,13 @@ SUITE = HERE.parent.parent / "benchmarks" / "suite"
 
 # spec -> (family, its variants)
 EXPECTED = {
-    "layernorm": ("norm", ["resident", "looped", "split", "l2"]),
-    "groupnorm": ("norm", ["resident", "looped", "split", "l2"]),
-    "batchnorm2d": ("norm", ["looped", "split", "l2"]),
-    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2"]),
+    "layernorm": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
+    "groupnorm": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
+    "batchnorm2d": ("norm", ["looped", "split", "l2", "overlap"]),
+    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
     "rmsnorm_dim1": ("norm", ["columns"]),
-    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
-    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
+    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
+    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
     "sum_dim1": ("reduce", ["columns"]),
     "max_dim1": ("reduce", ["columns"]),
     "mean_last": ("reduce", ["row", "persistent", "split"]),
@@ -130,7 +130,20 @@ def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
     assert result.correct, (result.error, result.message)
 
 
-def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
+@pytest.mark.parametrize(("name", "block", "lag"),
+                         [("layernorm", 64, 1), ("layernorm", 256, 64), ("batchnorm2d", 32, 2)])
+def test_the_overlap_variant_is_correct_with_rows_of_many_tiles_and_any_lag(name: str, block: int, lag: int) -> None:
+    """Rows of many tiles (their partials combined by whichever tile arrives last), and a LAG past the rows
+    (every row's statistics before any normalization)."""
+    source = dict(_seeds(name))[f"{name}-family-norm-overlap"]
+    assert "block = 4096" in source and "LAG = 1 " in source
+    moved = source.replace("block = 4096", f"block = {block}").replace("LAG = 1 ", f"LAG = {lag} ")
+    with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
+        result = ev.evaluate(moved)
+    assert result.correct, (result.error, result.message)
+
+
+def test_the_l2_and_overlap_variants_are_offered_only_where_a_row_fits_half_the_l2() -> None:
     plan = NormFamily().match(_graph(SPECS / "layernorm.py"))
     assert plan is not None
     huge = dataclasses.replace(plan, shape=(2, 4096, 4096))  # rows of 64 MiB
