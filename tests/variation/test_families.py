@@ -130,14 +130,15 @@ def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
     assert result.correct, (result.error, result.message)
 
 
-@pytest.mark.parametrize(("name", "block", "lag"),
-                         [("layernorm", 64, 1), ("layernorm", 256, 64), ("batchnorm2d", 32, 2)])
-def test_the_overlap_variant_is_correct_with_rows_of_many_tiles_and_any_lag(name: str, block: int, lag: int) -> None:
-    """Rows of many tiles (their partials combined by whichever tile arrives last), and a LAG past the rows
-    (every row's statistics before any normalization)."""
+@pytest.mark.parametrize(("name", "block", "ahead_kib"),
+                         [("layernorm", 64, 0), ("layernorm", 256, 1 << 30), ("batchnorm2d", 32, 1)])
+def test_the_overlap_variant_is_correct_with_rows_of_many_tiles_and_any_lag(name: str, block: int,
+                                                                             ahead_kib: int) -> None:
+    """Rows of many tiles (their partials combined by whichever tile arrives last), one row reduced ahead,
+    and every row reduced ahead (all the statistics before any normalization)."""
     source = dict(_seeds(name))[f"{name}-family-norm-overlap"]
-    assert "block = 4096" in source and "LAG = 1 " in source
-    moved = source.replace("block = 4096", f"block = {block}").replace("LAG = 1 ", f"LAG = {lag} ")
+    assert "block = 4096" in source and "AHEAD_KIB = 8192 " in source
+    moved = source.replace("block = 4096", f"block = {block}").replace("AHEAD_KIB = 8192 ", f"AHEAD_KIB = {ahead_kib} ")
     with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
         result = ev.evaluate(moved)
     assert result.correct, (result.error, result.message)

@@ -31,7 +31,7 @@ than a few programs leaves most of the GPU idle. The structures written here:
   (LayerNorm's 16 rows of 16 MiB: 48 launches, a microsecond or two of gap each). It is correct under
   any schedule: the launches of a stream run in order, and L2 residency decides only the speed;
 - ``overlap`` (where ``l2`` is offered): split's kernels folded into one persistent launch that
-  reduces row r + LAG while it normalizes row r (LAG tunable), so that neither the GPU nor the
+  reduces the rows ahead (AHEAD_KIB of them, tunable) while it normalizes row r, so that neither the GPU nor the
   DRAM waits at a row's boundary and each row is re-read from L2. Tiles are handed out by an
   atomic ticket in that order; the last statistics tile of a row to arrive combines its partials
   and raises the row's flag, on which its normalization tiles wait. A tile's dependencies hold
@@ -380,20 +380,20 @@ def _split_lines(plan: NormPlan, stat: int, common: str, flags: str, *, l2: bool
 
 
 def _overlap_lines(plan: NormPlan, stat: int, common: str, flags: str) -> list[str]:
-    """One persistent launch: row r normalized while row r + LAG is reduced (``_kev_norm_overlap``)."""
+    """One persistent launch: row r normalized while the rows after it are reduced (``_kev_norm_overlap``)."""
     return ["PROGRAMS = 1056  # a few waves of programs on a GPU of about 132 SMs",
-            "LAG = 1  # rows reduced ahead of the one being normalized: more overlap, more of L2 held",
+            "AHEAD_KIB = 8192  # input reduced ahead of the row being normalized: more overlap, more of L2 held",
             "block = 4096",
             "pieces = triton.cdiv(inner, block)",
             "tiles = segs * pieces",
+            "lag = max(1, min(m, AHEAD_KIB * 1024 // max(1, segs * inner * x.element_size())))",
             "p_n, p_mean, p_m2 = (torch.empty((m * tiles,), device=x.device, dtype=torch.float32) for _ in range(3))",
             "shift, scale = (torch.empty((m,), device=x.device, dtype=torch.float32) for _ in range(2))",
             "sync = torch.zeros((1 + 2 * m,), device=x.device, dtype=torch.int32)  # ticket, arrivals, flags",
-            "lag = max(1, min(LAG, m))",
             "grid = (max(1, min(PROGRAMS, 2 * (m + lag) * tiles)),)",
             f"_kev_norm_overlap[grid](x, y, {common}, p_n, p_mean, p_m2, shift, scale, sync, m, inner, row_stride, "
             f"seg_stride, pieces, tiles, lag, g, cpg, hwa, {plan.eps!r}, stat={stat}, {flags}, BLOCK=block, "
-            "BLOCK_P=256, num_warps=8)"]
+            "BLOCK_P=min(1024, triton.next_power_of_2(tiles)), num_warps=8)"]  # the row's partials in one load
 
 
 def _pow2(n: int) -> int:
