@@ -34,13 +34,13 @@ SUITE = HERE.parent.parent / "benchmarks" / "suite"
 
 # spec -> (family, its variants)
 EXPECTED = {
-    "layernorm": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
-    "groupnorm": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
-    "batchnorm2d": ("norm", ["looped", "split", "l2", "overlap"]),
-    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
+    "layernorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "groupnorm": ("norm", ["resident", "looped", "split", "l2"]),
+    "batchnorm2d": ("norm", ["looped", "split", "l2"]),
+    "instancenorm2d": ("norm", ["resident", "looped", "split", "l2"]),
     "rmsnorm_dim1": ("norm", ["columns"]),
-    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
-    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2", "overlap"]),
+    "l1norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
+    "l2norm_rows": ("norm", ["resident", "looped", "split", "l2"]),
     "sum_dim1": ("reduce", ["columns"]),
     "max_dim1": ("reduce", ["columns"]),
     "mean_last": ("reduce", ["row", "persistent", "split"]),
@@ -130,21 +130,7 @@ def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
     assert result.correct, (result.error, result.message)
 
 
-@pytest.mark.parametrize(("name", "block", "ahead_kib"),
-                         [("layernorm", 64, 0), ("layernorm", 256, 1 << 30), ("batchnorm2d", 32, 1)])
-def test_the_overlap_variant_is_correct_with_rows_of_many_tiles_and_any_lag(name: str, block: int,
-                                                                             ahead_kib: int) -> None:
-    """Rows of many tiles (their partials combined by whichever tile arrives last), one row reduced ahead,
-    and every row reduced ahead (all the statistics before any normalization)."""
-    source = dict(_seeds(name))[f"{name}-family-norm-overlap"]
-    assert "block = 4096" in source and "AHEAD_KIB = 8192 " in source
-    moved = source.replace("block = 4096", f"block = {block}").replace("AHEAD_KIB = 8192 ", f"AHEAD_KIB = {ahead_kib} ")
-    with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
-        result = ev.evaluate(moved)
-    assert result.correct, (result.error, result.message)
-
-
-def test_the_l2_and_overlap_variants_are_offered_only_where_a_row_fits_half_the_l2() -> None:
+def test_the_l2_variant_is_offered_only_where_a_row_fits_half_the_l2() -> None:
     plan = NormFamily().match(_graph(SPECS / "layernorm.py"))
     assert plan is not None
     huge = dataclasses.replace(plan, shape=(2, 4096, 4096))  # rows of 64 MiB

@@ -29,14 +29,9 @@ than a few programs leaves most of the GPU idle. The structures written here:
   re-reads what its statistics read a few microseconds before, from L2: DRAM sees 4N read + 4N
   written (the copy floor, where split's 8N + 4N caps it at 2/3), for three launches per chunk
   (LayerNorm's 16 rows of 16 MiB: 48 launches, a microsecond or two of gap each). It is correct under
-  any schedule: the launches of a stream run in order, and L2 residency decides only the speed;
-- ``overlap`` (where ``l2`` is offered): split's kernels folded into one persistent launch that
-  reduces the rows ahead (AHEAD_KIB of them, tunable) while it normalizes row r, so that neither the GPU nor the
-  DRAM waits at a row's boundary and each row is re-read from L2. Tiles are handed out by an
-  atomic ticket in that order; the last statistics tile of a row to arrive combines its partials
-  and raises the row's flag, on which its normalization tiles wait. A tile's dependencies hold
-  lower tickets, and only a running program takes a ticket, so it cannot deadlock however many
-  programs the GPU holds at once (no grid-wide barrier is needed);
+  any schedule: the launches of a stream run in order, and L2 residency decides only the speed. (A
+  single persistent kernel that normalizes group g while reducing g + 1 would need every program
+  to wait for g's statistics: a grid-wide barrier Triton does not have);
 - ``columns`` (a middle dimension, RMSNorm over channels): a tile of neighbouring columns per
   program, so that each load is coalesced although the reduced elements lie H*W apart.
 
@@ -115,7 +110,7 @@ class NormFamily:
         if plan.layout == "rows" and plan.row_size > RESIDENT_LIMIT:
             variants.remove("resident")
         if "split" in variants and plan.row_size * 4 <= L2_BYTES // 2:  # fp32 bytes (half types: within too)
-            variants += ["l2", "overlap"]
+            variants.append("l2")
         return [FamilySeed(v, _source(plan, graph, v)) for v in variants]
 
 
@@ -343,8 +338,6 @@ def _source(plan: NormPlan, graph: OpGraph, variant: str) -> str:
                   f"    {looped}"]
     elif variant == "looped":
         lines.append(looped)
-    elif variant == "overlap":
-        lines += _overlap_lines(plan, stat, common, flags)
     else:
         lines += _split_lines(plan, stat, common, flags, l2=variant == "l2")
     lines.append("return y")
@@ -379,23 +372,6 @@ def _split_lines(plan: NormPlan, stat: int, common: str, flags: str, *, l2: bool
     return lines
 
 
-def _overlap_lines(plan: NormPlan, stat: int, common: str, flags: str) -> list[str]:
-    """One persistent launch: row r normalized while the rows after it are reduced (``_kev_norm_overlap``)."""
-    return ["PROGRAMS = 1056  # a few waves of programs on a GPU of about 132 SMs",
-            "AHEAD_KIB = 8192  # input reduced ahead of the row being normalized: more overlap, more of L2 held",
-            "block = 4096",
-            "pieces = triton.cdiv(inner, block)",
-            "tiles = segs * pieces",
-            "lag = max(1, min(m, AHEAD_KIB * 1024 // max(1, segs * inner * x.element_size())))",
-            "p_n, p_mean, p_m2 = (torch.empty((m * tiles,), device=x.device, dtype=torch.float32) for _ in range(3))",
-            "shift, scale = (torch.empty((m,), device=x.device, dtype=torch.float32) for _ in range(2))",
-            "sync = torch.zeros((1 + 2 * m,), device=x.device, dtype=torch.int32)  # ticket, arrivals, flags",
-            "grid = (max(1, min(PROGRAMS, 2 * (m + lag) * tiles)),)",
-            f"_kev_norm_overlap[grid](x, y, {common}, p_n, p_mean, p_m2, shift, scale, sync, m, inner, row_stride, "
-            f"seg_stride, pieces, tiles, lag, g, cpg, hwa, {plan.eps!r}, stat={stat}, {flags}, BLOCK=block, "
-            "BLOCK_P=min(1024, triton.next_power_of_2(tiles)), num_warps=8)"]  # the row's partials in one load
-
-
 def _pow2(n: int) -> int:
     return 1 << max(0, (max(1, n) - 1).bit_length())
 
@@ -406,8 +382,6 @@ _DOCS = {
     "split": "split statistics: many programs per row each reduce a chunk, a small pass combines them, then "
              "every chunk is normalized by a program of its own",
     "columns": "a tile of neighbouring columns per program, reduced over the middle dimension in two passes",
-    "overlap": "split statistics and the normalization in one persistent launch, each row normalized while the "
-               "next rows are reduced, so that it is read again from L2: DRAM sees the input read once",
     "l2": "split statistics chunk of rows by chunk of rows, each chunk normalized right after its statistics, "
           "while it is still in L2: DRAM sees the input read once",
 }

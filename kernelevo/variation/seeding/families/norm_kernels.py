@@ -144,17 +144,19 @@ def _kev_norm_partial(X, P_N, P_MEAN, P_M2, M0, INNER, ROW_STRIDE, SEG_STRIDE, C
 
 
 @triton.jit
-def _kev_row_stats(P_N, P_MEAN, P_M2, base, PARTS, eps, stat: tl.constexpr, BLOCK_P: tl.constexpr):
-    """A row's shift and scale from its ``PARTS`` partial statistics at ``base`` (Chan's formula over the
-    partials, in two passes over them). The loads skip L1: other programs may have just written them."""
+def _kev_norm_finish(P_N, P_MEAN, P_M2, SHIFT, SCALE, M0, PARTS, eps, stat: tl.constexpr, BLOCK_P: tl.constexpr):
+    """The second, small pass of split statistics: one row's partial statistics combined (Chan's formula
+    over the partials, in two passes over them), its shift and scale written (rows from M0)."""
+    m = M0 + tl.program_id(0)
     offs = tl.arange(0, BLOCK_P)
+    base = m.to(tl.int64) * PARTS
     n_acc = tl.zeros([BLOCK_P], dtype=tl.float32)
     s_acc = tl.zeros([BLOCK_P], dtype=tl.float32)
     for p0 in range(0, PARTS, BLOCK_P):
         p = p0 + offs
         mask = p < PARTS
-        n_p = tl.load(P_N + base + p, mask=mask, other=0.0, cache_modifier=".cg")
-        part = tl.load(P_MEAN + base + p, mask=mask, other=0.0, cache_modifier=".cg")
+        n_p = tl.load(P_N + base + p, mask=mask, other=0.0)
+        part = tl.load(P_MEAN + base + p, mask=mask, other=0.0)
         n_acc += n_p
         if stat == 0:
             s_acc += n_p * part  # a chunk's mean, weighted by its count
@@ -162,29 +164,19 @@ def _kev_row_stats(P_N, P_MEAN, P_M2, base, PARTS, eps, stat: tl.constexpr, BLOC
             s_acc += part  # a chunk's sum
     n = tl.sum(n_acc, axis=0)
     if stat == 0:
-        shift = tl.sum(s_acc, axis=0) / n
+        mean = tl.sum(s_acc, axis=0) / n
         m2_acc = tl.zeros([BLOCK_P], dtype=tl.float32)
         for p0 in range(0, PARTS, BLOCK_P):
             p = p0 + offs
             mask = p < PARTS
-            n_p = tl.load(P_N + base + p, mask=mask, other=0.0, cache_modifier=".cg")
-            d = tl.load(P_MEAN + base + p, mask=mask, other=0.0, cache_modifier=".cg") - shift
-            m2_acc += tl.load(P_M2 + base + p, mask=mask, other=0.0, cache_modifier=".cg") + n_p * d * d
-        scale = 1.0 / tl.sqrt(tl.sum(m2_acc, axis=0) / n + eps)
+            n_p = tl.load(P_N + base + p, mask=mask, other=0.0)
+            d = tl.load(P_MEAN + base + p, mask=mask, other=0.0) - mean
+            m2_acc += tl.load(P_M2 + base + p, mask=mask, other=0.0) + n_p * d * d
+        tl.store(SHIFT + m, mean)
+        tl.store(SCALE + m, 1.0 / tl.sqrt(tl.sum(m2_acc, axis=0) / n + eps))
     else:
-        shift = n * 0.0
-        scale = _kev_scale(tl.sum(s_acc, axis=0), n, eps, stat)
-    return shift, scale
-
-
-@triton.jit
-def _kev_norm_finish(P_N, P_MEAN, P_M2, SHIFT, SCALE, M0, PARTS, eps, stat: tl.constexpr, BLOCK_P: tl.constexpr):
-    """The second, small pass of split statistics: one row's partial statistics combined, its shift and
-    scale written (rows from M0)."""
-    m = M0 + tl.program_id(0)
-    shift, scale = _kev_row_stats(P_N, P_MEAN, P_M2, m.to(tl.int64) * PARTS, PARTS, eps, stat, BLOCK_P)
-    tl.store(SHIFT + m, shift)
-    tl.store(SCALE + m, scale)
+        tl.store(SHIFT + m, 0.0)
+        tl.store(SCALE + m, _kev_scale(tl.sum(s_acc, axis=0), n, eps, stat))
 
 
 @triton.jit
@@ -202,65 +194,6 @@ def _kev_norm_apply(X, Y, W, B, SHIFT, SCALE, M0, INNER, ROW_STRIDE, SEG_STRIDE,
     y = (x - tl.load(SHIFT + m)) * tl.load(SCALE + m)
     y = _kev_affine(y, W, B, m, j * INNER + s, mask, G, CPG, HWA, affine, has_bias)
     tl.store(Y + at, y, mask=mask)
-
-
-@triton.jit
-def _kev_norm_overlap(X, Y, W, B, P_N, P_MEAN, P_M2, SHIFT, SCALE, SYNC, M, INNER, ROW_STRIDE, SEG_STRIDE, PIECES,
-                      TILES, LAG, G, CPG, HWA, eps, stat: tl.constexpr, affine: tl.constexpr,
-                      has_bias: tl.constexpr, BLOCK: tl.constexpr, BLOCK_P: tl.constexpr):
-    """Split statistics and the normalization in one launch, row r's tiles normalized while row r + LAG's
-    are reduced, so that a row is read again from L2 a moment after its statistics read it from DRAM.
-
-    Work is handed out by ticket (an atomic counter, SYNC[0]): step s holds row s's TILES statistics tiles
-    and row s - LAG's TILES normalization tiles, alternated. The last statistics tile of a row to arrive
-    (SYNC[1 + r]) combines the row's partials and raises its flag (SYNC[1 + M + r]); a normalization tile
-    waits for its row's flag. Every ticket's dependencies hold lower tickets, and a ticket is only taken
-    by a running program, so the lowest unfinished one can always finish: no deadlock, whatever the
-    number of programs the GPU holds at once. Under the interpreter (programs one after another) the
-    first program takes every ticket in order.
-    """
-    offs = tl.arange(0, BLOCK)
-    total = (M + LAG) * 2 * TILES
-    t = tl.atomic_add(SYNC, 1)
-    while t < total:
-        step = t // (2 * TILES)
-        k = t % (2 * TILES)
-        tile = k // 2
-        j = tile // PIECES
-        s = (tile % PIECES) * BLOCK + offs
-        mask = s < INNER
-        if k % 2 == 0:  # statistics of row `step`
-            r = step
-            if r < M:
-                at = r.to(tl.int64) * ROW_STRIDE + j * SEG_STRIDE + s
-                x = tl.load(X + at, mask=mask, other=0.0).to(tl.float32)
-                count, mean, m2 = _kev_chunk(x, mask, stat)
-                slot = r.to(tl.int64) * TILES + tile
-                tl.store(P_N + slot, count)
-                tl.store(P_MEAN + slot, mean)
-                tl.store(P_M2 + slot, m2)
-                tl.debug_barrier()  # every thread's store before the arrival below releases them
-                if tl.atomic_add(SYNC + 1 + r, 1) == TILES - 1:  # the row's last tile: its statistics
-                    shift, scale = _kev_row_stats(P_N, P_MEAN, P_M2, r.to(tl.int64) * TILES, TILES, eps, stat,
-                                                BLOCK_P)
-                    tl.store(SHIFT + r, shift)
-                    tl.store(SCALE + r, scale)
-                    tl.debug_barrier()
-                    tl.atomic_xchg(SYNC + 1 + M + r, 1)
-        else:  # normalization of row `step - LAG`
-            r = step - LAG
-            if r >= 0:
-                # a plain load that skips the caches polls without the atomic unit, which the tickets use
-                ready = tl.load(SYNC + 1 + M + r, volatile=True)
-                while ready == 0:
-                    ready = tl.load(SYNC + 1 + M + r, volatile=True)
-                at = r.to(tl.int64) * ROW_STRIDE + j * SEG_STRIDE + s
-                x = tl.load(X + at, mask=mask, other=0.0).to(tl.float32)
-                shift = tl.load(SHIFT + r, cache_modifier=".cg")
-                scale = tl.load(SCALE + r, cache_modifier=".cg")
-                y = _kev_affine((x - shift) * scale, W, B, r, j * INNER + s, mask, G, CPG, HWA, affine, has_bias)
-                tl.store(Y + at, y, mask=mask)
-        t = tl.atomic_add(SYNC, 1)
 
 
 @triton.jit
