@@ -55,7 +55,7 @@ EXPECTED = {
     "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
     "cross_entropy": ("losses", ["persistent", "tiles"]),  # a gather by labels, one of them ignored
     "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
-    "maxpool1d": ("pool", ["tiles"]),  # a 2-D pool between unsqueeze and squeeze
+    "maxpool1d": ("pool", ["tiles", "rows"]),  # a 2-D pool between unsqueeze and squeeze, a NaN
     "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
     "maxpool3d": ("pool", ["tiles"]),
     "avgpool2d": ("pool", ["tiles", "blocked"]),  # windows side by side, their size from init
@@ -127,6 +127,16 @@ def test_the_l2_variant_is_correct_a_row_per_chunk(name: str) -> None:
     assert "L2_CHUNK_KIB = 24576" in source
     with Evaluator(read_spec(str(SPECS / f"{name}.py")), correctness_options(aot_metadata=False)) as ev:
         result = ev.evaluate(source.replace("L2_CHUNK_KIB = 24576", "L2_CHUNK_KIB = 1"))
+    assert result.correct, (result.error, result.message)
+
+
+@pytest.mark.parametrize("block", [16, 64])
+def test_the_rows_pool_is_correct_where_programs_lie_inside_a_row_and_at_its_ends(block: int) -> None:
+    """Blocks small enough that most programs take the unmasked path (windows inside the row), a NaN among them."""
+    source = dict(_seeds("maxpool1d"))["maxpool1d-family-pool-rows"]
+    assert "block = 256\n" in source
+    with Evaluator(read_spec(str(SPECS / "maxpool1d.py")), correctness_options(aot_metadata=False)) as ev:
+        result = ev.evaluate(source.replace("block = 256\n", f"block = {block}\n"))
     assert result.correct, (result.error, result.message)
 
 

@@ -58,6 +58,50 @@ def _kev_pool_tiles(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexp
 
 
 @triton.jit
+def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.constexpr, PW: tl.constexpr,
+                   DW: tl.constexpr, BLOCK: tl.constexpr):
+    """A 1-D pool: BLOCK outputs of one row (plane) per program. A pool over few bytes per window is held by
+    the SMs' issue rate, not the DRAM (8 masked loads, their index arithmetic and a NaN-aware compare per
+    output): so a program away from the row's ends, where every window lies inside the row, loads without
+    masks at constant offsets from one pointer, and a max is one instruction (max.NaN). Only the programs
+    at a row's ends take the masked path."""
+    blocks = tl.cdiv(OW, BLOCK)
+    pid = tl.program_id(0)
+    plane = pid // blocks
+    first = (pid % blocks) * BLOCK
+    ow = first + tl.arange(0, BLOCK)
+    x_row = X + plane.to(tl.int64) * W + ow * SW - PW
+    y_row = Y + plane.to(tl.int64) * OW + ow
+    inside = (first * SW >= PW) & ((first + BLOCK - 1) * SW - PW + (KW - 1) * DW < W) & (first + BLOCK <= OW)
+    if op == 0:
+        acc = tl.full([BLOCK], float("-inf"), tl.float32)
+    else:
+        acc = tl.zeros([BLOCK], tl.float32)
+    if inside:
+        for kw in tl.static_range(KW):
+            v = tl.load(x_row + kw * DW).to(tl.float32)
+            if op == 0:
+                acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
+            else:
+                acc += v
+    else:
+        for kw in tl.static_range(KW):
+            iw = ow * SW - PW + kw * DW
+            mask = (iw >= 0) & (iw < W) & (ow < OW)
+            if op == 0:
+                v = tl.load(x_row + kw * DW, mask=mask, other=float("-inf")).to(tl.float32)
+                acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
+            else:
+                acc += tl.load(x_row + kw * DW, mask=mask, other=0.0).to(tl.float32)
+    if op == 1:
+        acc = acc / KW
+    if inside:
+        tl.store(y_row, acc)
+    else:
+        tl.store(y_row, acc, mask=ow < OW)
+
+
+@triton.jit
 def _kev_pool_blocked(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
                       KW: tl.constexpr, KHP: tl.constexpr, KWP: tl.constexpr, BLOCK_H: tl.constexpr,
                       BLOCK_W: tl.constexpr):
