@@ -192,7 +192,8 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   f"_kev_pool_tiles[grid](x, y, d, h, w, od, oh, ow, op={op}, KD=kd, KH=kh, KW=kw, SD=sd, SH=sh, "
                   "SW=sw, PD=pd, PH=ph, PW=pw, DD=dd, DH=dh, DW=dw, BLOCK_H=block_h, BLOCK_W=block_w, num_warps=4)"]
     elif variant == "rows":  # a 1-D pool: (kd, kh) = (1, 1), od = oh = 1
-        # 2 outputs a thread: a search's best on an H200 (0.361 ms; 4 a thread 0.53 to 0.57, 1 a thread 0.50)
+        # 2 outputs a thread, blocks of 256 to 1,024: a search's best on an H200 (0.361 to 0.391 ms; 4 a thread
+        # 0.53 to 0.57 ms, 1 a thread 0.50 to 0.64, blocks of 128 and less slower still)
         lines += ["block = 256",
                   "grid = (planes * triton.cdiv(ow, block),)",
                   f"_kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "

@@ -58,13 +58,22 @@ def _kev_pool_tiles(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexp
 
 
 @triton.jit
+def _kev_pool_take(acc, v, op: tl.constexpr):
+    """A window's element into its accumulator: max (one instruction, max.NaN: NaN propagating as torch's)
+    or sum."""
+    if op == 0:
+        return tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
+    return acc + v
+
+
+@triton.jit
 def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.constexpr, PW: tl.constexpr,
                    DW: tl.constexpr, BLOCK: tl.constexpr):
     """A 1-D pool: BLOCK outputs of one row (plane) per program. A pool over few bytes per window is held by
     the SMs' issue rate, not the DRAM (8 masked loads, their index arithmetic and a NaN-aware compare per
     output): so a program away from the row's ends, where every window lies inside the row, loads without
-    masks at constant offsets from one pointer, and a max is one instruction (max.NaN). Only the programs
-    at a row's ends take the masked path."""
+    masks at constant offsets from one pointer, and a max is one instruction. Only the programs at a
+    row's ends take the masked path."""
     blocks = tl.cdiv(OW, BLOCK)
     pid = tl.program_id(0)
     plane = pid // blocks
@@ -79,20 +88,13 @@ def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.const
         acc = tl.zeros([BLOCK], tl.float32)
     if inside:
         for kw in tl.static_range(KW):
-            v = tl.load(x_row + kw * DW).to(tl.float32)
-            if op == 0:
-                acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
-            else:
-                acc += v
+            acc = _kev_pool_take(acc, tl.load(x_row + kw * DW).to(tl.float32), op)
     else:
         for kw in tl.static_range(KW):
             iw = ow * SW - PW + kw * DW
             mask = (iw >= 0) & (iw < W) & (ow < OW)
-            if op == 0:
-                v = tl.load(x_row + kw * DW, mask=mask, other=float("-inf")).to(tl.float32)
-                acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
-            else:
-                acc += tl.load(x_row + kw * DW, mask=mask, other=0.0).to(tl.float32)
+            v = tl.load(x_row + kw * DW, mask=mask, other=float("-inf") if op == 0 else 0.0).to(tl.float32)
+            acc = _kev_pool_take(acc, v, op)
     if op == 1:
         acc = acc / KW
     if inside:
