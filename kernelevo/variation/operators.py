@@ -89,8 +89,9 @@ class TemplateOperator(Operator):
                 crossed = template.crossover(parent, donor, request.rng)
                 if crossed is not None:
                     return Proposal(crossed[0], crossed[1])
-        moved = restructure(parent, request.rng) if request.rng.random() < self.restructure_rate else None
-        mutated = moved or template.mutate(parent, request.rng) or restructure(parent, request.rng)
+        interpreted = request.hardware.interpreted
+        moved = restructure(parent, request.rng, interpreted) if request.rng.random() < self.restructure_rate else None
+        mutated = moved or template.mutate(parent, request.rng) or restructure(parent, request.rng, interpreted)
         if mutated is None:
             return Proposal.failed("no_change", "the kernel exposes no tunable literal (block sizes, warps, stages)")
         return Proposal(mutated[0], mutated[1])

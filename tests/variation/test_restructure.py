@@ -6,7 +6,10 @@ Correctness is judged by the real evaluator on the CPU interpreter (which runs a
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,6 +239,78 @@ def test_on_a_gpu_the_exported_cross_entropy_with_its_exp_through_exp2_is_correc
     online = (HERE / "gpu_kernels" / "cross_entropy_online_softmax.py").read_text()
     fast = next(m for m in moves(online) if m.label.endswith("exp through exp2")).apply()
     with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "cross_entropy.py")),
+                   EvalOptions(baselines=["eager"])) as evaluator:
+        result = evaluator.evaluate(fast)
+    assert result.correct, (result.error, result.message)
+
+
+LOGS = """
+import triton
+import triton.language as tl
+from torch._inductor.runtime.triton_helpers import math as tl_math
+
+
+@triton.jit
+def logs(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i, i < n)
+    tl.store(y_ptr + i, x * tl.log(x) - tl_math.log(tl.log(x + 2.0)), i < n)
+"""
+
+
+def test_logs_go_through_the_hardware_lg2_only_where_a_gpu_judges() -> None:
+    """Every log of a kernel in one move (the nested one with its outer call); none on the interpreter,
+    which has no inline PTX, and none through the template operator when the parent ran there."""
+    fast = [m for m in moves(LOGS) if m.label.endswith("log through lg2")]
+    assert [m.label for m in fast] == ["logs: log through lg2"]
+    source = fast[0].apply()
+    assert "tl.log(" not in source and "tl_math.log(" not in source
+    assert source.count('"lg2.approx.f32 $0, $1;"') == 3 and source.count("* 0.6931471805599453)") == 3
+    assert not any(m.label.endswith("log through lg2") for m in moves(source))  # nothing left to move
+    assert not any(m.label.endswith("log through lg2") for m in moves(LOGS, interpreted=True))
+    interpreted = HardwareFacts("cpu", None, None, None, None, None, interpreted=True)
+    request = VariationRequest(spec_source="", parents=[Parent(candidate=_candidate(LOGS), result=None)],
+                               hardware=interpreted, rng=random.Random(0))
+    notes = {asyncio.run(TemplateOperator(restructure_rate=1.0).propose(request)).note for _ in range(50)}
+    assert notes and not any(note.endswith("log through lg2") for note in notes)
+
+
+def test_the_log_move_compiles_to_one_lg2_an_element_for_sm_90(tmp_path: Path) -> None:
+    """Ahead of time for Hopper (no GPU needed): the PTX of the moved kernel has the hardware lg2 and not
+    libdevice's polynomial (its fused multiply-adds), and is several times shorter."""
+    moved = next(m for m in moves(LOGS) if m.label.endswith("log through lg2")).apply()
+    script = """
+import collections, importlib, sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+sys.path.insert(0, sys.argv[1])
+for name in ("before", "after"):
+    kernel = importlib.import_module(name).logs
+    ptx = triton.compile(ASTSource(kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"}, {"BLOCK": 1024}),
+                         target=GPUTarget("cuda", 90, 32)).asm["ptx"]
+    ops = collections.Counter(line.split()[0] for line in ptx.splitlines() if line.startswith("\t"))
+    print(name, ops["lg2.approx.f32"], ops["fma.rn.ftz.f32"], sum(ops.values()))
+"""
+    (tmp_path / "before.py").write_text(LOGS)
+    (tmp_path / "after.py").write_text(moved)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["TRITON_CACHE_DIR"] = str(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    counts = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in out.stdout.splitlines()}
+    (lg2_before, fma_before, total_before), (lg2_after, fma_after, total_after) = counts["before"], counts["after"]
+    assert lg2_before == 0 and fma_before > 0  # Triton's log: a software polynomial
+    assert lg2_after > 0 and fma_after == 0 and total_after * 3 < total_before
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_the_exported_kl_divergence_with_its_logs_through_lg2_is_correct() -> None:
+    """At the suite's size, against fp64-checked torch: the hardware lg2's error is within the fp32 tolerance."""
+    split = (HERE / "gpu_kernels" / "kl_div_loss_split.py").read_text()
+    fast = next(m for m in moves(split) if m.label.endswith("log through lg2")).apply()
+    with Evaluator(read_spec(str(ROOT / "benchmarks" / "suite" / "kl_div_loss.py")),
                    EvalOptions(baselines=["eager"])) as evaluator:
         result = evaluator.evaluate(fast)
     assert result.correct, (result.error, result.message)

@@ -3,10 +3,10 @@
 # spec: "kl_div_loss"
 # spec sha256: "a3df6afc11dbcc53dce5d75615e59b51b1159fbadff6514f7fec1f6419e69238"
 # hardware: "h200"
-# made: "2026-11-27T07:09:22+00:00"
-# candidate: {"run": 1, "number": 59, "operator": "template", "model": null}
+# made: "2026-11-28T15:33:13+00:00"
+# candidate: {"run": 1, "number": 220, "operator": "template", "model": null}
 # measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
-# timings: "median 0.1607 ms (IQR 0.0008), 4.42x eager, 1.12x torch.compile, 76% of roofline (read)"
+# timings: "median 0.1299 ms (IQR 0.0009), 5.46x eager, 1.39x torch.compile, 94% of roofline (read)"
 # variants checked: ["small", "odd", "default"]
 
 import math
@@ -17,11 +17,6 @@ import triton
 import triton.language as tl
 
 
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
-
-
-@triton.autotune(configs=[triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=4, num_stages=3), triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=8, num_stages=4)], key=['M', 'D', 'BLOCK_M', 'BLOCK_D'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def _kev_loss_partial(IN0, IN1, PART, M, D, BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
     """A program's partial sum of the loss over its tiles of BLOCK_M rows, each in passes of BLOCK_D columns
@@ -39,7 +34,7 @@ def _kev_loss_partial(IN0, IN1, PART, M, D, BLOCK_M: tl.constexpr, BLOCK_D: tl.c
             mask = m_mask[:, None] & (d < D)[None, :]
             in0 = tl.load(IN0 + base[:, None] + d[None, :], mask=mask, other=1.0).to(tl.float32)
             in1 = tl.load(IN1 + base[:, None] + d[None, :], mask=mask, other=1.0).to(tl.float32)
-            total += tl.where(mask, (tl.where((in1 == 0.0) & (in1 == in1), 0.0, in1 * tl.log(in1)) - (in1 * tl.log(in0))), 0.0)
+            total += tl.where(mask, (tl.where((in1 == 0.0) & (in1 == in1), 0.0, in1 * (tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=f,f", [(in1).to(tl.float32)], dtype=tl.float32, is_pure=True, pack=1) * 0.6931471805599453)) - (in1 * (tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=f,f", [(in0).to(tl.float32)], dtype=tl.float32, is_pure=True, pack=1) * 0.6931471805599453))), 0.0)
     tl.store(PART + pid, tl.sum(tl.sum(total, axis=1), axis=0))
 
 
@@ -48,9 +43,9 @@ def _kev_loss_finish(PART, OUT, P, scale, BLOCK_P: tl.constexpr):
     """The partial sums added in a fixed order (deterministic), times the mean's and the graph's factors."""
     offs = tl.arange(0, BLOCK_P)
     acc = tl.zeros([BLOCK_P], tl.float32)
-    for p0 in tl.range(0, P, BLOCK_P, num_stages=4):
+    for p0 in range(0, P, BLOCK_P):
         p = p0 + offs
-        acc += tl.load(PART + p, mask=p < P, other=0.0)
+        acc += tl.load(PART + p, mask=p < P, other=0.0, eviction_policy='evict_first')
     tl.store(OUT, tl.sum(acc, axis=0) * scale)
 
 
@@ -64,11 +59,11 @@ class ModelNew(nn.Module):
         d = x.shape[-1]
         m = x.numel() // max(d, 1)
         out = torch.empty((), device=x.device, dtype=x.dtype)
-        block_d = 2048
+        block_d = 4096
         block_m = 1
         tiles = triton.cdiv(m, block_m)
         grid = max(1, tiles)
         part = torch.empty((grid,), device=x.device, dtype=torch.float32)
-        _kev_loss_partial[(grid,)](inputs[0].contiguous(), inputs[1].contiguous(), part, m, d, BLOCK_M=block_m, BLOCK_D=block_d)
-        _kev_loss_finish[(1,)](part, out, grid, 1.0 / inputs[0].shape[0], BLOCK_P=1024, num_warps=4)
+        _kev_loss_partial[(grid,)](inputs[0].contiguous(), inputs[1].contiguous(), part, m, d, BLOCK_M=block_m, BLOCK_D=block_d, num_warps=16)
+        _kev_loss_finish[(1,)](part, out, grid, 1.0 / inputs[0].shape[0], BLOCK_P=2048, num_warps=32)
         return out

@@ -32,6 +32,12 @@ kernel computes:
   ``x - max`` lies, and 3.8e-6 on [-87, 88], against libdevice's 1.5e-7, on an H100
   (benchmarks/exp2_error.py). Cheaper where the exps are not hidden behind memory: inductor's
   online softmax takes two an element (the exported cross-entropy: 0.2020 ms, 0.1969 with the move);
+- **log through lg2**: ``tl.log(x)`` (inductor's ``tl_math.log``, libdevice's ``log``) becomes the hardware's
+  ``lg2.approx.f32`` times ln 2, two instructions where Triton's log is a software polynomial of about 35 an
+  element (PTX for sm_90). For a kernel whose logs hold the SMs' issue rate below the memory's (a KL divergence
+  takes two an element: benchmarks/README.md, "Where the time goes"). Its error is measured against fp64 by
+  benchmarks/log2_error.py. Inline PTX does not run on the CPU interpreter, so the move is offered only when
+  the parent was judged on a GPU;
 - **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
   stages around it (parallelism level 3; :mod:`kernelevo.variation.moves.autotune_launch`);
 - **library GEMM and Triton GEMM**: a GEMM handed to the library through torch becomes a Triton GEMM of
@@ -50,6 +56,7 @@ from __future__ import annotations
 import ast
 import functools
 import random
+from collections.abc import Callable
 
 from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel, program_id_axis
@@ -65,6 +72,10 @@ STAGES = (2, 3, 4)
 PROGRAMS = (264, 528, 1056)
 TWO_LOG2_E = 2.885390081777927  # tanh(z) = 1 - 2 / (1 + e^(2z)), and e^(2z) = 2^(2z log2 e)
 LOG2_E = 1.4426950408889634  # e^x = 2^(x log2 e)
+LN_2 = 0.6931471805599453  # ln x = log2(x) ln 2
+# the hardware's log2 (subnormal inputs included: no .ftz), in fp32 whatever the argument's type
+HW_LOG2 = 'tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=f,f", [({x}).to(tl.float32)], ' \
+          'dtype=tl.float32, is_pure=True, pack=1)'
 
 
 def _kernels(tree: ast.Module) -> list[ast.FunctionDef]:
@@ -154,14 +165,22 @@ def _rewritten_calls(text: SourceText, kernel: ast.FunctionDef, function: str, m
     """One move rewriting every ``function`` call of ``kernel`` as ``formula`` of its argument (``{x}``);
     a call inside another is rewritten with it."""
     calls = [c for c in ast.walk(kernel) if isinstance(c, ast.Call) and _one_argument_call(c, function, modules)]
-    outer = [c for c in calls if not any(c is not o and c in ast.walk(o) for o in calls)]
-    if not outer:
-        return []
-    edits = []
-    for call in outer:
-        start, end = text.span(call)
+
+    def outermost(node: ast.AST, exclude: ast.AST | None = None) -> list[ast.Call]:
+        inside = [c for c in calls if c is not exclude and c in ast.walk(node)]
+        return [c for c in inside if not any(c is not o and c in ast.walk(o) for o in inside)]
+
+    def rewritten(call: ast.Call) -> str:
         arg_start, arg_end = text.span(call.args[0])
-        edits.append((start, end, formula.format(x=text.source[arg_start:arg_end])))
+        argument = text.source[arg_start:arg_end]
+        for inner in sorted(outermost(call.args[0], call), key=lambda c: text.span(c)[0], reverse=True):
+            start, end = text.span(inner)
+            argument = argument[:start - arg_start] + rewritten(inner) + argument[end - arg_start:]
+        return formula.format(x=argument)
+
+    edits = [(*text.span(call), rewritten(call)) for call in outermost(kernel)]
+    if not edits:
+        return []
     return [Move(f"{kernel.name}: {label}", functools.partial(text.splice, edits))]
 
 
@@ -173,6 +192,11 @@ def _fast_tanh(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
 def _fast_exp(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
     # libdevice's exact exp only: a tl.exp or tl_math.exp is Triton's own, lowered as its author chose
     return _rewritten_calls(text, kernel, "exp", ("libdevice",), f"tl.exp2({LOG2_E} * ({{x}}))", "exp through exp2")
+
+
+def _fast_log(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
+    # Triton's own log (tl.log, tl_math.log), unlike its exp, is no hardware instruction: libdevice's logf
+    return _rewritten_calls(text, kernel, "log", ("libdevice", "tl"), f"({HW_LOG2} * {LN_2})", "log through lg2")
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -295,19 +319,20 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
     return found
 
 
-def moves(source: str) -> list[Move]:
-    """The structural moves ``source`` allows; none for CUDA or a source that does not parse."""
-    return [move for kind in _moves_by_kind(source) for move in kind]
+def moves(source: str, interpreted: bool = False) -> list[Move]:
+    """The structural moves ``source`` allows; none for CUDA or a source that does not parse. Where kernels
+    run on the CPU interpreter (``interpreted``), none that writes inline PTX."""
+    return [move for kind in _moves_by_kind(source, interpreted) for move in kind]
 
 
 # Finding the moves walks the whole tree several times (milliseconds a kernel), and the same elite is a
 # parent again and again (and up to 20 times in a row while the loop redraws duplicates): the driver
 # kept one CPU core busy with these walks at a few hundred evaluators (benchmarks/driver_ceiling.py).
 @functools.lru_cache(maxsize=256)
-def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
+def _moves_by_kind(source: str, interpreted: bool = False) -> tuple[tuple[Move, ...], ...]:
     """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
-    through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues, reduction forms), over
-    every kernel not kept."""
+    through exp2, log through lg2 unless ``interpreted``, epilogue fusion, autotuning, library and Triton
+    GEMMs, row epilogues, reduction forms), over every kernel not kept."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -316,9 +341,12 @@ def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
         return ()
     text = SourceText(source)
     kernels = [k for k in _kernels(tree) if not is_kept(source, k)]
-    per_kernel = (functools.partial(_pipelining, text), functools.partial(_eviction, text),
-                  functools.partial(_grid_stride, text, tree), functools.partial(_fast_tanh, text),
-                  functools.partial(_fast_exp, text))
+    per_kernel: list[Callable[[ast.FunctionDef], list[Move]]] = [
+        functools.partial(_pipelining, text), functools.partial(_eviction, text),
+        functools.partial(_grid_stride, text, tree), functools.partial(_fast_tanh, text),
+        functools.partial(_fast_exp, text)]
+    if not interpreted:
+        per_kernel.append(functools.partial(_fast_log, text))
     kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
     kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text)),
               tuple(gemm_swaps(source, tree, text)), tuple(row_epilogues(source, tree, text)),
@@ -326,13 +354,14 @@ def _moves_by_kind(source: str) -> tuple[tuple[Move, ...], ...]:
     return tuple(kind for kind in kinds if kind)
 
 
-def restructure(source: str, rng: random.Random) -> tuple[str, str] | None:
-    """``source`` with one structural move applied, and its label; None when none applies.
+def restructure(source: str, rng: random.Random, interpreted: bool = False) -> tuple[str, str] | None:
+    """``source`` with one structural move applied, and its label; None when none applies (``interpreted``:
+    as :func:`moves`).
 
     A kind of move is drawn first, then one of its moves: pipelining offers three stage counts for
     every loop of every kernel, and drawn from all moves at once it would crowd out a kind that has
     one move, such as the one epilogue fusion of a GEMM (benchmarks/README.md, 2026-11-25)."""
-    kinds = _moves_by_kind(source)
+    kinds = _moves_by_kind(source, interpreted)
     if not kinds:
         return None
     move = rng.choice(rng.choice(kinds))
