@@ -53,7 +53,7 @@ EXPECTED = {
     "kl_div_loss": ("losses", ["persistent", "tiles"]),  # batchmean: divided by the inputs' first dim
     "cosine_similarity_loss": ("losses", ["persistent", "tiles"]),  # per-row norms read again per element
     "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
-    "cross_entropy": ("losses", ["persistent", "tiles"]),  # a gather by labels, one of them ignored
+    "cross_entropy": ("losses", ["persistent", "tiles", "resident"]),  # a gather by labels, one of them ignored
     "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
     "maxpool1d": ("pool", ["tiles", "rows"]),  # a 2-D pool between unsqueeze and squeeze, a NaN
     "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input

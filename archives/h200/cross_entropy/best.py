@@ -1,357 +1,94 @@
-"""kernelevo 0.1.0: best kernel for spec 'cross_entropy'
-spec sha256: 3edb5d7dbb8ca342d93f36fe21331425096f85a36e667f465fccab4a3a5a2f3a
-hardware: h200
-made: 2026-11-24T19:52:10+00:00
-measured on: NVIDIA H200 (vm); torch 2.11.0+cu130, triton 3.6.0, python 3.12.3, CUDA 13.0
-timings: median 0.1723 ms (IQR 0.0011), 2.38x eager, 1.61x torch.compile, 73% of roofline
-variants checked: small, odd, default
-"""
+# -*- coding: utf-8 -*-
+# kernelevo 0.1.0: the best kernel of a search, as a drop-in module; provenance below, one JSON value a line
+# spec: "cross_entropy"
+# spec sha256: "3edb5d7dbb8ca342d93f36fe21331425096f85a36e667f465fccab4a3a5a2f3a"
+# hardware: "h200"
+# made: "2026-11-28T15:49:40+00:00"
+# candidate: {"run": 1, "number": 107, "operator": "template", "model": null}
+# measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
+# timings: "median 0.1302 ms (IQR 0.0015), 3.17x eager, 2.14x torch.compile, 92% of roofline (read)"
+# variants checked: ["small", "odd", "default"]
+
+import math
+
 import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
-from triton.language import math as tl_math
-from triton.language.extra import libdevice
+
 
 @triton.jit
-def online_softmax_reduce(lhs_max, lhs_sum, dim, use_fast_math: tl.constexpr):
-    out_max = max2(lhs_max, dim)
-    out_max_keepdim = tl.expand_dims(out_max, dim)
-    delta = tl.where(out_max_keepdim == float('-inf'), 0, lhs_max - out_max_keepdim)
-    out_sum = tl.sum(lhs_sum * exp(delta, use_fast_math), dim)
-    return (out_max, out_sum)
+def _kev_xent_resident(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    """A program's partial sum of its rows' losses (and how many rows count), tiles of BLOCK_M whole rows
+    (BLOCK_C >= C) held in registers: each row's maximum, then its sum of exponentials, one exp an element."""
+    pid = tl.program_id(0)
+    rows = tl.arange(0, BLOCK_M)
+    c = tl.arange(0, BLOCK_C)
+    total = tl.zeros([BLOCK_M], tl.float32)
+    count = tl.zeros([BLOCK_M], tl.float32)
+    for t in range(pid, tl.cdiv(M, BLOCK_M), tl.num_programs(0)):
+        m = t * BLOCK_M + rows
+        m_mask = m < M
+        base = m.to(tl.int64) * C
+        mask = m_mask[:, None] & (c < C)[None, :]
+        x = tl.load(X + base[:, None] + c[None, :], mask=mask, other=float("-inf")).to(tl.float32)
+        row_max = tl.max(x, axis=1)
+        # a row of -inf only: its sum of exponentials is 0 and its log -inf, as torch's
+        safe_max = tl.where(row_max == float("-inf"), 0.0, row_max)
+        lse = tl.log(tl.sum(tl.exp(x - safe_max[:, None]), axis=1)) + safe_max
+        label = tl.load(T + m, mask=m_mask, other=ignore)
+        counts = m_mask & (label != ignore)
+        picked = tl.load(X + base + tl.where(counts, label, 0), mask=counts, other=0.0).to(tl.float32)
+        total += tl.where(counts, lse - picked, 0.0)
+        count += counts.to(tl.float32)
+    tl.store(PART + pid, tl.sum(total, axis=0))
+    tl.store(COUNT + pid, tl.sum(count, axis=0))
+
 
 @triton.jit
-def online_softmax_combine(lhs_max, lhs_sum, rhs_max, use_fast_math: tl.constexpr):
-    """
-    When we do combine, we assume lhs is the accumulator and rhs is the next
-    block of data.
-    Then rhs_sum is always 1. With that assumption, we can save some registers
-    and computation.
-    """
-    out_max = maximum(lhs_max, rhs_max)
-    lhs_scale = tl.where(out_max == float('-inf'), 1.0, exp(lhs_max - out_max, use_fast_math))
-    rhs_scale = tl.where(out_max == float('-inf'), 1.0, exp(rhs_max - out_max, use_fast_math))
-    out_sum = lhs_sum * lhs_scale + rhs_scale
-    return (out_max, out_sum)
+def _kev_xent_finish(PART, COUNT, OUT, P, BLOCK_P: tl.constexpr):
+    """The partial sums and counts added in a fixed order; the mean over the rows that count."""
+    offs = tl.arange(0, BLOCK_P)
+    acc = tl.zeros([BLOCK_P], tl.float32)
+    n = tl.zeros([BLOCK_P], tl.float32)
+    for p0 in tl.range(0, P, BLOCK_P, num_stages=3):
+        p = p0 + offs
+        acc += tl.load(PART + p, mask=p < P, other=0.0)
+        n += tl.load(COUNT + p, mask=p < P, other=0.0)
+    tl.store(OUT, tl.sum(acc, axis=0) / tl.sum(n, axis=0))
+
 
 @triton.jit
-def exp(x, use_fast_math: tl.constexpr):
-    if use_fast_math:
-        return tl_math.exp(x)
-    else:
-        return libdevice.exp(x)
+def _kev_xent_finish_resident(PART, COUNT, OUT, P, BLOCK_P: tl.constexpr):
+    """The partial sums and counts added in a fixed order; the mean over the rows that count."""
+    offs = tl.arange(0, BLOCK_P)
+    acc = tl.zeros([BLOCK_P], tl.float32)
+    n = tl.zeros([BLOCK_P], tl.float32)
+    p0 = 0  # the whole row in one block: the loop ran once
+    p = p0 + offs
+    acc += tl.load(PART + p, mask=p < P, other=0.0)
+    n += tl.load(COUNT + p, mask=p < P, other=0.0)
+    tl.store(OUT, tl.sum(acc, axis=0) / tl.sum(n, axis=0))
 
-@triton.jit
-def maximum(a, b):
-    mask = a > b
-    if is_floating(a):
-        mask |= a != a
-    return tl.where(mask, a, b)
-
-@triton.jit
-def is_floating(x):
-    return promote_to_tensor(x).dtype.is_floating()
-
-@triton.jit
-def max2(a, dim):
-    return tl.reduce(a, dim, maximum)
-
-@triton.jit
-def promote_to_tensor(x):
-    return x + tl.zeros((1,), tl.int1)
-
-@triton.jit
-def triton_red_fused_prepare_softmax_online_0_s0(in_ptr0, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
-    xnumel = 32768
-    r0_numel = 4096
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    x0 = xindex
-    _tmp2_max = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)
-    _tmp2_sum = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 4096 * x0), r0_mask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        _tmp2_max_next, _tmp2_sum_next = online_softmax_combine(_tmp2_max, _tmp2_sum, tmp1, False)
-        _tmp2_max = tl.where(r0_mask, _tmp2_max_next, _tmp2_max)
-        _tmp2_sum = tl.where(r0_mask, _tmp2_sum_next, _tmp2_sum)
-    tmp2, tmp3 = online_softmax_reduce(_tmp2_max, _tmp2_sum, 1, False)
-    tmp2 = tmp2[:, None]
-    tmp3 = tmp3[:, None]
-    tl.store(out_ptr0 + x0, tmp2, None)
-    tl.store(out_ptr1 + x0, tmp3, None)
-
-@triton.jit
-def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
-    xnumel = 4
-    r0_numel = 8192
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    x0 = xindex
-    _tmp20 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp24 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int64)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp11 = tl.load(in_ptr2 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp13 = tl.load(in_ptr3 + (r0_1 + 8192 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp1 = tl.full([1, 1], -100, tl.int64)
-        tmp2 = tmp0 != tmp1
-        tmp3 = tl.full([1, 1], 0, tl.int64)
-        tmp4 = tl.where(tmp2, tmp0, tmp3)
-        tmp5 = tl.full([1, 1], 4096, tl.int32)
-        tmp6 = tmp4 + tmp5
-        tmp7 = tmp4 < 0
-        tmp8 = tl.where(tmp7, tmp6, tmp4)
-        tl.device_assert((0 <= tmp8) & (tmp8 < 4096) | ~(r0_mask & xmask), 'index out of bounds: 0 <= tmp8 < 4096')
-        tmp10 = tl.load(in_ptr1 + (tmp8 + 4096 * r0_1 + 33554432 * x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
-        tmp12 = tmp10 - tmp11
-        tmp14 = tl_math.log(tmp13)
-        tmp15 = tmp12 - tmp14
-        tmp16 = -tmp15
-        tmp17 = tl.full([1, 1], 0.0, tl.float32)
-        tmp18 = tl.where(tmp2, tmp16, tmp17)
-        tmp19 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
-        tmp21 = _tmp20 + tmp19
-        _tmp20 = tl.where(r0_mask & xmask, tmp21, _tmp20)
-        tmp22 = tmp2.to(tl.int64)
-        tmp23 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
-        tmp25 = _tmp24 + tmp23
-        _tmp24 = tl.where(r0_mask & xmask, tmp25, _tmp24)
-    tmp20 = tl.sum(_tmp20, 1)[:, None]
-    tmp24 = tl.sum(_tmp24, 1)[:, None]
-    tl.store(out_ptr0 + x0, tmp20, xmask)
-    tl.store(out_ptr1 + x0, tmp24, xmask)
-
-@triton.jit
-def triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr):
-    xnumel = 1
-    r0_numel = 4
-    R0_BLOCK: tl.constexpr = 4
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    for _block in tl.range(tl.program_id(0), tl.cdiv(xnumel, XBLOCK), tl.num_programs(0)):
-        xoffset = _block * XBLOCK
-        xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-        xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-        r0_index = tl.arange(0, R0_BLOCK)[None, :]
-        r0_offset = 0
-        r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
-        roffset = r0_offset
-        rindex = r0_index
-        r0_0 = r0_index
-        tmp0 = tl.load(in_ptr0 + r0_0, None)
-        tmp4 = tl.load(in_ptr1 + r0_0, None)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        tmp3 = tl.sum(tmp1, 1)[:, None].to(tl.float32)
-        tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-        tmp7 = tl.sum(tmp5, 1)[:, None].to(tl.int64)
-        tmp8 = tmp7.to(tl.float32)
-        tmp9 = tmp3 / tmp8
-        tl.debug_barrier()
-        tl.store(in_out_ptr0 + tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1), tmp9, None)
-
-@triton.jit
-def triton_red_fused_prepare_softmax_online_0_s1(in_ptr0, out_ptr0, out_ptr1, ks0, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    x0 = xindex
-    _tmp2 = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_1 = r0_index
-        tmp0 = tl.load(in_ptr0 + (r0_1 + ks0 * x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
-        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-        tmp3 = maximum(_tmp2, tmp1)
-        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)
-    tmp2 = max2(_tmp2, 1)[:, None]
-    tl.store(out_ptr0 + x0, tmp2, xmask)
-    _tmp8 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_1 = r0_index
-        tmp4 = tl.load(in_ptr0 + (r0_1 + ks0 * x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
-        tmp5 = tmp4 - tmp2
-        tmp6 = libdevice.exp(tmp5)
-        tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
-        tmp9 = _tmp8 + tmp7
-        _tmp8 = tl.where(r0_mask & xmask, tmp9, _tmp8)
-    tmp8 = tl.sum(_tmp8, 1)[:, None]
-    tl.store(out_ptr1 + x0, tmp8, xmask)
-
-@triton.jit
-def triton_red_fused__log_softmax_nll_loss_forward_sub_1_s1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, ks0, ks1, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
-    xnumel = 4
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = xindex < xnumel
-    r0_base = tl.arange(0, R0_BLOCK)[None, :]
-    rbase = r0_base
-    x0 = xindex
-    _tmp25 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
-    _tmp31 = tl.full([XBLOCK, R0_BLOCK], 0, tl.int64)
-    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
-        r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r0_numel
-        roffset = r0_offset
-        rindex = r0_index
-        r0_1 = r0_index
-        tmp0 = r0_1 + x0 * ((3 + ks0) // 4)
-        tmp1 = ks0
-        tmp2 = tmp0 < tmp1
-        tmp3 = tl.load(in_ptr0 + (r0_1 + x0 * ((3 + ks0) // 4)), r0_mask & tmp2 & xmask, eviction_policy='evict_first', other=0.0)
-        tmp4 = tl.full([1, 1], -100, tl.int64)
-        tmp5 = tmp3 != tmp4
-        tmp6 = tl.full([1, 1], 0, tl.int64)
-        tmp7 = tl.where(tmp5, tmp3, tmp6)
-        tmp8 = tl.broadcast_to(ks1, [XBLOCK, R0_BLOCK])
-        tmp9 = tmp7 + tmp8
-        tmp10 = tmp7 < 0
-        tmp11 = tl.where(tmp10, tmp9, tmp7)
-        tl.device_assert((0 <= tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])) & (tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK]) < ks1) | ~(r0_mask & tmp2 & xmask), 'index out of bounds: 0 <= tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK]) < ks1')
-        tmp13 = tl.load(in_ptr1 + (tmp11 + ks1 * r0_1 + ks1 * x0 * ((3 + ks0) // 4)), r0_mask & tmp2 & xmask, eviction_policy='evict_last', other=0.0)
-        tmp14 = tl.load(in_ptr2 + (r0_1 + x0 * ((3 + ks0) // 4)), r0_mask & tmp2 & xmask, eviction_policy='evict_first', other=0.0)
-        tmp15 = tmp13 - tmp14
-        tmp16 = tl.load(in_ptr3 + (r0_1 + x0 * ((3 + ks0) // 4)), r0_mask & tmp2 & xmask, eviction_policy='evict_first', other=0.0)
-        tmp17 = tl_math.log(tmp16)
-        tmp18 = tmp15 - tmp17
-        tmp19 = -tmp18
-        tmp20 = tl.full([1, 1], 0.0, tl.float32)
-        tmp21 = tl.where(tmp5, tmp19, tmp20)
-        tmp22 = tl.full(tmp21.shape, 0, tmp21.dtype)
-        tmp23 = tl.where(tmp2, tmp21, tmp22)
-        tmp24 = tl.broadcast_to(tmp23, [XBLOCK, R0_BLOCK])
-        tmp26 = _tmp25 + tmp24
-        _tmp25 = tl.where(r0_mask & xmask, tmp26, _tmp25)
-        tmp27 = tmp5.to(tl.int64)
-        tmp28 = tl.full(tmp27.shape, 0, tmp27.dtype)
-        tmp29 = tl.where(tmp2, tmp27, tmp28)
-        tmp30 = tl.broadcast_to(tmp29, [XBLOCK, R0_BLOCK])
-        tmp32 = _tmp31 + tmp30
-        _tmp31 = tl.where(r0_mask & xmask, tmp32, _tmp31)
-    tmp25 = tl.sum(_tmp25, 1)[:, None]
-    tmp31 = tl.sum(_tmp31, 1)[:, None]
-    tl.store(out_ptr0 + x0, tmp25, xmask)
-    tl.store(out_ptr1 + x0, tmp31, xmask)
-
-@triton.jit
-def triton_per_fused__log_softmax_nll_loss_forward_sub_2_s1(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK: tl.constexpr):  # kernelevo: keep (the timing never runs these sizes)
-    xnumel = 1
-    r0_numel = 4
-    R0_BLOCK: tl.constexpr = 4
-    rnumel = r0_numel
-    RBLOCK: tl.constexpr = R0_BLOCK
-    xoffset = tl.program_id(0) * XBLOCK
-    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
-    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
-    r0_index = tl.arange(0, R0_BLOCK)[None, :]
-    r0_offset = 0
-    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
-    roffset = r0_offset
-    rindex = r0_index
-    r0_0 = r0_index
-    tmp0 = tl.load(in_ptr0 + r0_0, None)
-    tmp4 = tl.load(in_ptr1 + r0_0, None)
-    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
-    tmp3 = tl.sum(tmp1, 1)[:, None].to(tl.float32)
-    tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
-    tmp7 = tl.sum(tmp5, 1)[:, None].to(tl.int64)
-    tmp8 = tmp7.to(tl.float32)
-    tmp9 = tmp3 / tmp8
-    tl.debug_barrier()
-    tl.store(in_out_ptr0 + tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1), tmp9, None)
 
 
 class ModelNew(nn.Module):
-    """The reference as torch.compile compiled it; parameters under the reference's names."""
-
     def __init__(self, *init):
         super().__init__()
 
     def forward(self, *inputs):
-        sizes = tuple(tuple(x.shape) for x in inputs if isinstance(x, torch.Tensor))
-        if sizes == ((32768, 4096), (32768,)):
-            return self._sizes_0(*inputs)
-        return self._generic(*inputs)
-
-    def _sizes_0(self, *inputs):
-        device = inputs[0].device
-        arg0_1 = inputs[0]
-        arg1_1 = inputs[1]
-        buf0 = torch.empty_strided((32768, 1), (1, 32768), dtype=torch.float32, device=device)
-        buf1 = torch.empty_strided((32768, 1), (1, 32768), dtype=torch.float32, device=device)
-        triton_red_fused_prepare_softmax_online_0_s0[(triton.cdiv(32768, 2), 1, 1)](arg0_1, buf0, buf1, 32768, 4096, XBLOCK=2, R0_BLOCK=128, num_warps=4, num_stages=1)
-        buf3 = torch.empty_strided((4,), (1,), dtype=torch.float32, device=device)
-        buf6 = torch.empty_strided((4,), (1,), dtype=torch.int64, device=device)
-        triton_red_fused__log_softmax_nll_loss_forward_sub_1_s0[(4, 1, 1)](arg1_1, arg0_1, buf0, buf1, buf3, buf6, 4, 8192, XBLOCK=1, R0_BLOCK=4096, num_warps=32, num_stages=1)
-        del arg0_1
-        del arg1_1
-        del buf0
-        del buf1
-        buf4 = torch.empty_strided((), (), dtype=torch.float32, device=device)
-        buf8 = buf4
-        del buf4
-        triton_per_fused__log_softmax_nll_loss_forward_sub_2_s0[(min(1, 1056), 1, 1)](buf8, buf3, buf6, 1, 4, XBLOCK=1, num_warps=4, num_stages=1)
-        del buf3
-        del buf6
-        return buf8
-
-    def _generic(self, *inputs):  # kernelevo: keep (the timing never runs these sizes)
-        device = inputs[0].device
-        arg0_1 = inputs[0].shape[0]
-        arg1_1 = inputs[0].shape[1]
-        arg2_1 = inputs[0]
-        arg3_1 = inputs[1]
-        s33 = arg0_1
-        s50 = arg1_1
-        buf0 = torch.empty_strided((s33, 1), (1, s33), dtype=torch.float32, device=device)
-        buf1 = torch.empty_strided((s33, 1), (1, s33), dtype=torch.float32, device=device)
-        triton_red_fused_prepare_softmax_online_0_s1[(s33, 1, 1)](arg2_1, buf0, buf1, s50, s33, s50, XBLOCK=1, R0_BLOCK=2048, num_warps=16, num_stages=1)
-        buf3 = torch.empty_strided((4,), (1,), dtype=torch.float32, device=device)
-        buf6 = torch.empty_strided((4,), (1,), dtype=torch.int64, device=device)
-        triton_red_fused__log_softmax_nll_loss_forward_sub_1_r0_numel = (3 + s33) // 4
-        triton_red_fused__log_softmax_nll_loss_forward_sub_1_s1[(4, 1, 1)](arg3_1, arg2_1, buf0, buf1, buf3, buf6, s33, s50, 4, triton_red_fused__log_softmax_nll_loss_forward_sub_1_r0_numel, XBLOCK=1, R0_BLOCK=2048, num_warps=16, num_stages=1)
-        del arg2_1
-        del arg3_1
-        del buf0
-        del buf1
-        buf4 = torch.empty_strided((), (), dtype=torch.float32, device=device)
-        buf8 = buf4
-        del buf4
-        triton_per_fused__log_softmax_nll_loss_forward_sub_2_s1[(1, 1, 1)](buf8, buf3, buf6, 1, 4, XBLOCK=1, num_warps=2, num_stages=1)
-        del buf3
-        del buf6
-        return buf8
+        x = inputs[0].contiguous()
+        target = inputs[1].contiguous()
+        m, c = x.shape
+        out = torch.empty((), device=x.device, dtype=x.dtype)
+        block_m, block_c = 1, triton.next_power_of_2(c)
+        tiles = triton.cdiv(m, block_m)
+        PROGRAMS = 1054  # a few waves of programs on a GPU of about 132 SMs
+        grid = max(1, min(PROGRAMS, tiles))
+        part, count = (torch.empty((grid,), device=x.device, dtype=torch.float32) for _ in range(2))
+        _kev_xent_resident[(grid,)](x, target, part, count, m, c, -100, BLOCK_M=block_m, BLOCK_C=block_c, num_warps=4)
+        if 0 < grid <= 32768:  # rows that fit one block: _kev_xent_finish_resident, one read a row
+            _kev_xent_finish_resident[(1,)](part, count, out, grid, BLOCK_P=triton.next_power_of_2(grid), num_warps=max(4, min(32, triton.next_power_of_2(grid) // 2048)))
+        else:
+            _kev_xent_finish[(1,)](part, count, out, grid, BLOCK_P=1024, num_warps=8)
+        return out

@@ -10,6 +10,11 @@ written, where the reference writes the log-softmax (4N) and reads it again. A r
 ``log(sum(exp(x - max))) + max - x[label]``; rows whose label is ``ignore_index`` count for nothing and
 the mean divides by the rows that count (0 / 0: NaN where none does, as torch). The sum is two-stage
 and deterministic, as every loss's.
+
+Where a row fits a program's registers (up to ``RESIDENT_CLASSES`` classes), the ``resident`` variant holds
+tiles of whole rows: the maximum first, then the sum of exponentials from the registers, one exp an element
+where the online form takes two and a rescale (the SMs' issue, not the DRAM, held that form below its read
+floor: benchmarks/README.md, "Where the time goes").
 """
 
 from __future__ import annotations
@@ -89,6 +94,34 @@ def _kev_xent_partial(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, BL
 
 
 @triton.jit
+def _kev_xent_resident(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    """A program's partial sum of its rows' losses (and how many rows count), tiles of BLOCK_M whole rows
+    (BLOCK_C >= C) held in registers: each row's maximum, then its sum of exponentials, one exp an element."""
+    pid = tl.program_id(0)
+    rows = tl.arange(0, BLOCK_M)
+    c = tl.arange(0, BLOCK_C)
+    total = tl.zeros([BLOCK_M], tl.float32)
+    count = tl.zeros([BLOCK_M], tl.float32)
+    for t in range(pid, tl.cdiv(M, BLOCK_M), tl.num_programs(0)):
+        m = t * BLOCK_M + rows
+        m_mask = m < M
+        base = m.to(tl.int64) * C
+        mask = m_mask[:, None] & (c < C)[None, :]
+        x = tl.load(X + base[:, None] + c[None, :], mask=mask, other=float("-inf")).to(tl.float32)
+        row_max = tl.max(x, axis=1)
+        # a row of -inf only: its sum of exponentials is 0 and its log -inf, as torch's
+        safe_max = tl.where(row_max == float("-inf"), 0.0, row_max)
+        lse = tl.log(tl.sum(tl.exp(x - safe_max[:, None]), axis=1)) + safe_max
+        label = tl.load(T + m, mask=m_mask, other=ignore)
+        counts = m_mask & (label != ignore)
+        picked = tl.load(X + base + tl.where(counts, label, 0), mask=counts, other=0.0).to(tl.float32)
+        total += tl.where(counts, lse - picked, 0.0)
+        count += counts.to(tl.float32)
+    tl.store(PART + pid, tl.sum(total, axis=0))
+    tl.store(COUNT + pid, tl.sum(count, axis=0))
+
+
+@triton.jit
 def _kev_xent_finish(PART, COUNT, OUT, P, BLOCK_P: tl.constexpr):
     """The partial sums and counts added in a fixed order; the mean over the rows that count."""
     offs = tl.arange(0, BLOCK_P)
@@ -102,22 +135,35 @@ def _kev_xent_finish(PART, COUNT, OUT, P, BLOCK_P: tl.constexpr):
 '''
 
 
+RESIDENT_CLASSES = 16384  # 32 fp32 registers a thread at 16 warps
+
+
+def variants(plan: CrossEntropyPlan) -> tuple[str, ...]:
+    return ("persistent", "tiles") + (("resident",) if plan.classes <= RESIDENT_CLASSES else ())
+
+
 def source(plan: CrossEntropyPlan, graph: OpGraph, variant: str) -> str:
-    block_c = min(2048, 1 << max(0, (plan.classes - 1).bit_length()))
+    row = 1 << max(0, (plan.classes - 1).bit_length())
     lines = [f"x = inputs[{plan.x}].contiguous()", f"target = inputs[{plan.target}].contiguous()",
-             "m, c = x.shape", "out = torch.empty((), device=x.device, dtype=x.dtype)",
-             f"block_m, block_c = {max(1, min(16, 2048 // block_c))}, {block_c}",
-             "tiles = triton.cdiv(m, block_m)"]
-    lines += partial_grid(variant)
+             "m, c = x.shape", "out = torch.empty((), device=x.device, dtype=x.dtype)"]
+    if variant == "resident":  # whole rows: the block follows the row, rows a tile and warps are tuned
+        kernel, warps = "_kev_xent_resident", min(16, max(4, row // 512))
+        lines += [f"block_m, block_c = {max(1, min(16, 2048 // row))}, triton.next_power_of_2(c)"]
+    else:
+        kernel, warps, block_c = "_kev_xent_partial", 8, min(2048, row)
+        lines += [f"block_m, block_c = {max(1, min(16, 2048 // block_c))}, {block_c}"]
+    lines += ["tiles = triton.cdiv(m, block_m)"]
+    lines += partial_grid("tiles" if variant == "tiles" else "persistent")
     lines += ["part, count = (torch.empty((grid,), device=x.device, dtype=torch.float32) for _ in range(2))",
-              f"_kev_xent_partial[(grid,)](x, target, part, count, m, c, {plan.ignore_index}, BLOCK_M=block_m, "
-              "BLOCK_C=block_c, num_warps=8)",
+              f"{kernel}[(grid,)](x, target, part, count, m, c, {plan.ignore_index}, BLOCK_M=block_m, "
+              f"BLOCK_C=block_c, num_warps={warps})",
               "_kev_xent_finish[(1,)](part, count, out, grid, BLOCK_P=1024, num_warps=4)",
               "return out"]
+    form = "whole rows in registers" if variant == "resident" else "online softmax"
     doc = (f"The loss family's {variant} cross-entropy kernel (kernelevo.variation.seeding.families.cross_entropy): "
-           "each row's logits read once (online softmax), the label's gathered, a partial sum per program "
+           f"each row's logits read once ({form}), the label's gathered, a partial sum per program "
            "added by a second, one-program pass.")
     return candidate(doc, KERNELS, graph, [], lines)
 
 
-__all__ = ["CrossEntropyPlan", "match", "source"]
+__all__ = ["RESIDENT_CLASSES", "CrossEntropyPlan", "match", "source", "variants"]

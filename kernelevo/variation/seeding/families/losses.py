@@ -108,7 +108,7 @@ class LossFamily:
 
     def seeds(self, plan: LossPlan | cross_entropy.CrossEntropyPlan, graph: OpGraph) -> list[FamilySeed]:
         if isinstance(plan, cross_entropy.CrossEntropyPlan):
-            return [FamilySeed(v, cross_entropy.source(plan, graph, v)) for v in ("persistent", "tiles")]
+            return [FamilySeed(v, cross_entropy.source(plan, graph, v)) for v in cross_entropy.variants(plan)]
         if not plan.shape or plan.shape[-1] == 0:
             raise FamilyError("the loss's elements have no last dimension to tile")
         return [FamilySeed(v, _source(plan, graph, v)) for v in ("persistent", "tiles")]
