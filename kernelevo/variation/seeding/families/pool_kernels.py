@@ -103,6 +103,76 @@ def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.const
         tl.store(y_row, acc, mask=ow < OW)
 
 
+def _kev_pool_boxes(size, out, k, s, p, dl):
+    """The boxes of outputs to launch over, as (origin, extent, inside), each a (depth, row, column) triple: the
+    box whose windows lie wholly inside the input (per dim, from the first output with o * s - p >= 0 to the
+    last with o * s - p + dl * (k - 1) < size), then the shell around it in slabs, one dim at a time."""
+    lo = [min(o, -(-pad // st)) for o, pad, st in zip(out, p, s, strict=True)]
+    hi = [max(low, min(o, (i - 1 + pad - di * (kk - 1)) // st + 1))
+          for low, o, i, pad, di, kk, st in zip(lo, out, size, p, dl, k, s, strict=True)]
+    boxes = []
+    for j in range(3):  # dim j's slabs below lo[j] and from hi[j]: the dims before it interior, those after whole
+        for a, b in ((0, lo[j]), (hi[j], out[j])):
+            origin = [lo[m] if m < j else 0 for m in range(3)]
+            extent = [hi[m] - lo[m] if m < j else out[m] for m in range(3)]
+            origin[j], extent[j] = a, b - a
+            if min(extent) > 0:
+                boxes.append((tuple(origin), tuple(extent), False))
+    if all(high > low for low, high in zip(lo, hi, strict=True)):
+        boxes.append((tuple(lo), tuple(high - low for low, high in zip(lo, hi, strict=True)), True))
+    return boxes
+
+
+@triton.jit
+def _kev_pool_box(X, Y, D, OD, OH, OW, D0, H0, W0, BOX_D, BOX_H, BOX_W, H: tl.constexpr, W: tl.constexpr,
+                  op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr, SD: tl.constexpr,
+                  SH: tl.constexpr, SW: tl.constexpr, PD: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+                  DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr, INSIDE: tl.constexpr, BLOCK: tl.constexpr):
+    """BLOCK outputs of one output depth of one plane per program, within a box of outputs (origin D0, H0, W0,
+    extent BOX_D x BOX_H x BOX_W), its (row, column) positions flattened. A pool of many window elements (27
+    for 3 x 3 x 3) is held by the SMs' issue rate, not the DRAM: in the box whose windows all lie inside
+    the input (INSIDE), a lane has one pointer and each window element is an unmasked load at a constant
+    offset from it (the input's H and W are constexprs) and a max (one instruction, max.NaN); the shell
+    around it masks each element. The tail's lanes repeat the box's last output and store nothing."""
+    pid = tl.program_id(0)
+    nc = pid // BOX_D
+    od = D0 + pid % BOX_D
+    idx = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    live = idx < BOX_H * BOX_W
+    at = tl.minimum(idx, BOX_H * BOX_W - 1)
+    oh = H0 + at // BOX_W
+    ow = W0 + at % BOX_W
+    x = X + nc.to(tl.int64) * D * H * W
+    if op == 0:
+        acc = tl.full([BLOCK], float("-inf"), tl.float32)
+    else:
+        acc = tl.zeros([BLOCK], tl.float32)
+    if INSIDE:
+        first = x + ((od * SD - PD) * H + oh * SH - PH) * W + ow * SW - PW
+        for kd in tl.static_range(KD):
+            for kh in tl.static_range(KH):
+                for kw in tl.static_range(KW):
+                    v = tl.load(first + (kd * DD * H * W + kh * DH * W + kw * DW))
+                    acc = _kev_pool_take(acc, v.to(tl.float32), op)
+    else:
+        ih0 = oh * SH - PH
+        iw0 = ow * SW - PW
+        for kd in tl.static_range(KD):
+            # the input depth as a vector (see _kev_pool_tiles: the interpreter's scalar masks)
+            i_d = od * SD - PD + kd * DD + tl.zeros([BLOCK], tl.int32)
+            d_ok = (i_d >= 0) & (i_d < D)
+            for kh in tl.static_range(KH):
+                h_ok = d_ok & (ih0 + kh * DH >= 0) & (ih0 + kh * DH < H)
+                for kw in tl.static_range(KW):
+                    ok = h_ok & (iw0 + kw * DW >= 0) & (iw0 + kw * DW < W)
+                    v = tl.load(x + (i_d * H + ih0 + kh * DH) * W + iw0 + kw * DW, mask=ok,
+                                other=float("-inf") if op == 0 else 0.0)
+                    acc = _kev_pool_take(acc, v.to(tl.float32), op)
+    if op == 1:
+        acc = acc / (KD * KH * KW)
+    tl.store(Y + (nc.to(tl.int64) * OD + od) * OH * OW + oh * OW + ow, acc, mask=live)
+
+
 @triton.jit
 def _kev_pool_blocked(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
                       KW: tl.constexpr, KHP: tl.constexpr, KWP: tl.constexpr, BLOCK_H: tl.constexpr,
