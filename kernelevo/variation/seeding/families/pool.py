@@ -21,12 +21,6 @@ it, through L1 or L2 at best (a 4 x 4 window: 16 reads). Here:
   so the SMs' issue rate, not the DRAM, limits it (inductor's kernel: 8 masked loads, an index division
   and NaN-aware compares per output at 87% of the issue rate and half the DRAM's); away from the row's
   ends the loads are unmasked at constant offsets and a max is one instruction;
-- ``boxes`` (a 2-D or 3-D pool): a program per run of one output depth's (row, column) positions, flattened,
-  in boxes of outputs. A window of many elements (27 for 3 x 3 x 3) is again held by the SMs' issue rate
-  (inductor's kernel: each element's index divided, its mask and address built, at 86 to 90% of the
-  issue rate and 24 to 60% of the DRAM's). In the box whose windows lie wholly inside the input, each
-  element is an unmasked load at a constant offset from one pointer a lane, and a max; only the shell
-  of outputs around it (a padding's width) masks each element;
 - ``blocked`` (windows that tile the input: stride = window, no padding or dilation, an average pool
   over 11 x 11 blocks): each program loads its windows as one 4-D tile, every input element by one
   lane once, and reduces the window's axes in registers.
@@ -76,7 +70,8 @@ class PoolFamily:
         if any(v == "" for v in (*plan.kernel, *plan.stride, *plan.padding, *plan.dilation)):
             raise FamilyError("a pooling window's size differs between variants and follows no get_init_inputs() value")
         variants = ["tiles", "blocked"] if plan.blocked else ["tiles"]
-        variants.append("rows" if plan.unsqueeze is not None else "boxes")
+        if plan.unsqueeze is not None:
+            variants.append("rows")
         return [FamilySeed(v, _source(plan, graph, v)) for v in variants]
 
 
@@ -196,14 +191,6 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   "grid = (planes * od, triton.cdiv(oh, block_h), triton.cdiv(ow, block_w))",
                   f"_kev_pool_tiles[grid](x, y, d, h, w, od, oh, ow, op={op}, KD=kd, KH=kh, KW=kw, SD=sd, SH=sh, "
                   "SW=sw, PD=pd, PH=ph, PW=pw, DD=dd, DH=dh, DW=dw, BLOCK_H=block_h, BLOCK_W=block_w, num_warps=4)"]
-    elif variant == "boxes":
-        lines += [f"block = {min(512, _pow2(oh_ * ow_))}",
-                  "for (d0, h0, w0), (bd, bh, bw), inside in _kev_pool_boxes((d, h, w), (od, oh, ow), self.window, "
-                  "self.stride, self.padding, self.dilation):",
-                  "    grid = (planes * bd, triton.cdiv(bh * bw, block))",
-                  f"    _kev_pool_box[grid](x, y, d, od, oh, ow, d0, h0, w0, bd, bh, bw, H=h, W=w, op={op}, KD=kd, "
-                  "KH=kh, KW=kw, SD=sd, SH=sh, SW=sw, PD=pd, PH=ph, PW=pw, DD=dd, DH=dh, DW=dw, INSIDE=inside, "
-                  "BLOCK=block, num_warps=4)"]
     elif variant == "rows":  # a 1-D pool: (kd, kh) = (1, 1), od = oh = 1
         # 2 outputs a thread, blocks of 256 to 1,024: a search's best on an H200 (0.361 to 0.391 ms; 4 a thread
         # 0.53 to 0.57 ms, 1 a thread 0.50 to 0.64, blocks of 128 and less slower still)
@@ -224,8 +211,6 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
 
 
 _DOCS = {"tiles": "a program per tile of outputs, its windows' shifted loads of one input region hitting L1",
-         "boxes": "a program per run of one output depth's flattened positions, in the box of windows inside the "
-                  "input each window element an unmasked load at a constant offset, in the shell around it masked",
          "rows": "a program per run of a row's outputs, unmasked loads at constant offsets away from the row's ends",
          "blocked": "windows that tile the input, a program's windows loaded as one tile, each element once"}
 
