@@ -53,6 +53,10 @@ CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
 PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
 GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
+# Tells wait for the next flush at most this long: a flush is a Ray call per island, and with 8 islands the
+# scheduler's flush after every chunk of results took 16% of the driver (benchmarks/README.md, 2026-11-28);
+# an evaluation takes seconds, so an island learns its outcomes a tenth of a second late at worst.
+FLUSH_EVERY_S = 0.1
 
 
 class RemoteIslands:
@@ -68,6 +72,8 @@ class RemoteIslands:
         self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
         self.placed: list[dict[str, Any]] = []  # each island actor's ready(): island, host, pid, incarnation
         self._abandoned: list[tuple[int, Any, int]] = []  # (island, its answer's ref, delivered) of asks cut off
+        self._last_flush = 0.0
+        self._flush_timer: asyncio.TimerHandle | None = None  # the flush put off by FLUSH_EVERY_S
         from kernelevo.variation.operators import build_operators
 
         # the same operators as every island's (names only: the driver runs none of them)
@@ -115,6 +121,9 @@ class RemoteIslands:
 
         for task in list(self._watching):
             task.cancel()
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
         for channel in self.channels:
             ray.kill(channel.actor)  # no_restart: the run is over
 
@@ -322,8 +331,15 @@ class RemoteIslands:
         channel.inserts_pending += inserted
 
     def flush(self, *, now: bool = False) -> None:
-        """Send every island its pending tells, one batch each, in order. An island restarting gets them at a
-        later flush (``now``: at once, whatever it may answer)."""
+        """Send every island its pending tells, one batch each, in order, at most every :data:`FLUSH_EVERY_S`
+        (a flush asked for sooner is put off until then). An island restarting gets them at a later flush
+        (``now``: at once, whatever it may answer)."""
+        wait = self._last_flush + FLUSH_EVERY_S - time.monotonic()
+        if not now and wait > 0:
+            if self._flush_timer is None:
+                self._flush_timer = asyncio.get_running_loop().call_later(wait, self._put_off_flush)
+            return
+        self._last_flush = time.monotonic()
         for channel in self.channels:
             if channel.dead:  # nobody to tell
                 channel.pending, channel.seen = [], []
@@ -338,6 +354,10 @@ class RemoteIslands:
                 task = asyncio.get_running_loop().create_task(self._delivered(channel, ref, batch, inserts))
                 self._watching.add(task)
                 task.add_done_callback(self._watching.discard)
+
+    def _put_off_flush(self) -> None:
+        self._flush_timer = None
+        self.flush()
 
     async def _delivered(self, channel: IslandChannel, ref: Any, batch: list[Message], inserts: int) -> None:
         from ray.exceptions import RayActorError

@@ -68,7 +68,8 @@ def source_hash(source: str) -> str:
 # at 1,024 evaluators (benchmarks/README.md, 2026-11-27). Remembered by source text, not on the candidate:
 # a model's own attributes would count in its equality, and a copy with another source must not keep it.
 @functools.lru_cache(maxsize=1024)
-def _remembered_hash(source: str) -> str:
+def remembered_source_hash(source: str) -> str:
+    """:func:`source_hash`, remembered for the last 1,024 sources hashed."""
     return source_hash(source)
 
 
@@ -87,7 +88,7 @@ class Candidate(BaseModel):
 
     @property
     def source_hash(self) -> str:
-        return _remembered_hash(self.source)
+        return remembered_source_hash(self.source)
 
 
 class Evaluated(BaseModel):

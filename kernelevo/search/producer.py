@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kernelevo.evaluation.common.library_policy import effective_policy
-from kernelevo.records.candidate import Candidate, OperatorFailure, OperatorName, source_hash
+from kernelevo.records.candidate import Candidate, OperatorFailure, OperatorName, remembered_source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.selection import SelectionMix, Selector
@@ -112,11 +112,11 @@ class Producer:
                 self.fail(failure)
             raise
         for _ in range(0 if operator.uses_llm else REDRAWS):
-            if proposal.source is None or source_hash(proposal.source) not in self.state.seen_sources:
+            if proposal.source is None or remembered_source_hash(proposal.source) not in self.state.seen_sources:
                 break
             proposal = await operator.propose(request)
         parent_ids = [p.candidate.id for p in parents]
-        new = proposal.source is not None and source_hash(proposal.source) not in self.state.seen_sources
+        new = proposal.source is not None and remembered_source_hash(proposal.source) not in self.state.seen_sources
         if not operator.uses_llm:
             self.used_up.record(first.id, made_new=new)
         if proposal.source is None:
