@@ -57,6 +57,16 @@ def match(graph: OpGraph, out: OpNode) -> tuple[CrossEntropyPlan, set[str]] | No
 KERNELS = '''
 
 @triton.jit
+def _kev_xent_add(X, T, m, m_mask, base, lse, ignore, total, count):
+    """Rows' losses (each its log-sum-exp less its label's logit, gathered) and how many count, added to a
+    program's sums; a row whose label is ``ignore`` counts for nothing."""
+    label = tl.load(T + m, mask=m_mask, other=ignore)
+    counts = m_mask & (label != ignore)
+    picked = tl.load(X + base + tl.where(counts, label, 0), mask=counts, other=0.0).to(tl.float32)
+    return total + tl.where(counts, lse - picked, 0.0), count + counts.to(tl.float32)
+
+
+@triton.jit
 def _kev_xent_partial(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
     """A program's partial sum of its rows' losses (and how many rows count), tiles of BLOCK_M rows
     walked in chunks of BLOCK_C classes: an online maximum and sum of exponentials per row, and the
@@ -84,11 +94,7 @@ def _kev_xent_partial(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, BL
         row_max = tl.max(run_max, axis=1)
         safe_max = tl.where(row_max == float("-inf"), 0.0, row_max)
         lse = tl.log(tl.sum(run_sum * tl.exp(run_max - safe_max[:, None]), axis=1)) + safe_max
-        label = tl.load(T + m, mask=m_mask, other=ignore)
-        counts = m_mask & (label != ignore)
-        picked = tl.load(X + base + tl.where(counts, label, 0), mask=counts, other=0.0).to(tl.float32)
-        total += tl.where(counts, lse - picked, 0.0)
-        count += counts.to(tl.float32)
+        total, count = _kev_xent_add(X, T, m, m_mask, base, lse, ignore, total, count)
     tl.store(PART + pid, tl.sum(total, axis=0))
     tl.store(COUNT + pid, tl.sum(count, axis=0))
 
@@ -112,11 +118,7 @@ def _kev_xent_resident(X, T, PART, COUNT, M, C, ignore, BLOCK_M: tl.constexpr, B
         # a row of -inf only: its sum of exponentials is 0 and its log -inf, as torch's
         safe_max = tl.where(row_max == float("-inf"), 0.0, row_max)
         lse = tl.log(tl.sum(tl.exp(x - safe_max[:, None]), axis=1)) + safe_max
-        label = tl.load(T + m, mask=m_mask, other=ignore)
-        counts = m_mask & (label != ignore)
-        picked = tl.load(X + base + tl.where(counts, label, 0), mask=counts, other=0.0).to(tl.float32)
-        total += tl.where(counts, lse - picked, 0.0)
-        count += counts.to(tl.float32)
+        total, count = _kev_xent_add(X, T, m, m_mask, base, lse, ignore, total, count)
     tl.store(PART + pid, tl.sum(total, axis=0))
     tl.store(COUNT + pid, tl.sum(count, axis=0))
 
