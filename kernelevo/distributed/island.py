@@ -13,7 +13,7 @@ Who runs what:
   every ``migration_every`` evaluations, and tells each island what became of its candidates and which
   elites migrated into it.
 
-Tells go to an island in batches (a scheduler's chunk of results), in order. When an island actor dies
+Tells go to an island in batches, in order (:mod:`kernelevo.distributed.island_tells`). When an island actor dies
 Ray restarts it (``max_restarts``); its ``__init__`` rebuilds it from storage (its island's evaluations
 replayed, its stored elites, its prompts), and the driver tells it again the batches that failed and the
 last :data:`~kernelevo.distributed.island_channel.RECENT` messages (what storage may not hold yet: the
@@ -34,11 +34,12 @@ from typing import Any
 
 from kernelevo.distributed.island_actor import IslandActor, model_keys
 from kernelevo.distributed.island_channel import IslandChannel
+from kernelevo.distributed.island_tells import RETRY_WAIT_S, IslandTells
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import Asked, Duplicate, Message, Migrant, Seen, Told
+from kernelevo.search.island import Asked, Duplicate, Migrant, Told
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
@@ -48,15 +49,9 @@ log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 3  # an island actor restarted more often than this stays dead (the run goes on without it)
 START_TIMEOUT_S = 120.0  # for every island to be placed and rebuilt (a cluster without a free CPU never places one)
-RETRY_WAIT_S = 0.2  # before a batch that failed (its island was restarting) is told again
 CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
 PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
-GIVE_UP_S = 180.0  # an island whose tells all failed this long is taken for dead (Ray gave up restarting it)
-# Tells wait for the next flush at most this long: a flush is a Ray call per island, and with 8 islands the
-# scheduler's flush after every chunk of results took 16% of the driver (benchmarks/README.md, 2026-11-28);
-# an evaluation takes seconds, so an island learns its outcomes a tenth of a second late at worst.
-FLUSH_EVERY_S = 0.1
 
 
 class RemoteIslands:
@@ -72,8 +67,7 @@ class RemoteIslands:
         self.final_views: list[dict[str, list[int]]] = []  # each island's elites as it saw them at the end
         self.placed: list[dict[str, Any]] = []  # each island actor's ready(): island, host, pid, incarnation
         self._abandoned: list[tuple[int, Any, int]] = []  # (island, its answer's ref, delivered) of asks cut off
-        self._last_flush = 0.0
-        self._flush_timer: asyncio.TimerHandle | None = None  # the flush put off by FLUSH_EVERY_S
+        self.tells = IslandTells(self.channels)  # outcomes on their way to the islands
         from kernelevo.variation.operators import build_operators
 
         # the same operators as every island's (names only: the driver runs none of them)
@@ -96,7 +90,7 @@ class RemoteIslands:
         remote = remote.options(**options)
         actors = [remote.remote(self.spec, self.config, i, self.db_url, self.run_id)
                   for i in range(self.config.islands)]
-        self.channels = [IslandChannel(a) for a in actors]
+        self.channels.extend(IslandChannel(a) for a in actors)  # (the list the tells hold)
         try:
             ready = await asyncio.wait_for(asyncio.gather(*(a.ready.remote() for a in actors)), START_TIMEOUT_S)
         except TimeoutError:
@@ -121,9 +115,7 @@ class RemoteIslands:
 
         for task in list(self._watching):
             task.cancel()
-        if self._flush_timer is not None:
-            self._flush_timer.cancel()
-            self._flush_timer = None
+        self.tells.cancel()
         for channel in self.channels:
             ray.kill(channel.actor)  # no_restart: the run is over
 
@@ -139,10 +131,11 @@ class RemoteIslands:
             await self._collect_abandoned()
             deadline = time.monotonic() + CLOSE_WAIT_S
             # (a restarted island is told again meanwhile, and a tell that failed is sent again)
-            while time.monotonic() < deadline and (self._watching or any(c.pending for c in self.channels)):
-                self.flush(now=True)
-                if self._watching:
-                    await asyncio.wait(set(self._watching), timeout=min(0.5, deadline - time.monotonic()))
+            while time.monotonic() < deadline and (self._watching or self.tells.pending()):
+                self.tells.flush(now=True)
+                if self._watching or self.tells.watching:
+                    await asyncio.wait(self._watching | self.tells.watching,
+                                       timeout=min(0.5, deadline - time.monotonic()))
                 else:
                     await asyncio.sleep(0.05)
             self.final_views = await asyncio.wait_for(self.elite_ids(), CLOSE_WAIT_S)
@@ -208,7 +201,7 @@ class RemoteIslands:
         if answer is None:  # it died under the ask, or is restarting: the scheduler asks again
             return NOTHING_TO_VARY
         asked, delivered = answer
-        self._seen(channel, asked.incarnation)
+        self.tells.answered_by(channel, asked.incarnation)
         return self._answered(island, channel, asked, delivered)
 
     async def _collect_abandoned(self) -> None:
@@ -286,7 +279,7 @@ class RemoteIslands:
                                       message="an identical kernel was already made (by another island)",
                                       parent_ids=candidate.parent_ids, usage=candidate.usage)
             self.fail(failure)
-            self._enqueue(channel, Duplicate(failure))
+            self.tells.enqueue(channel, Duplicate(failure))
             return None
         numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
         self.record(numbered)
@@ -317,87 +310,18 @@ class RemoteIslands:
         if not 0 <= candidate.island < len(self.channels):
             return
         message = Told(candidate, [(e.hardware, e.result, e.measures) for e in told])
-        self._enqueue(self.channels[candidate.island], message, inserted=any(e.took_cell for e in told))
+        self.tells.enqueue(self.channels[candidate.island], message, inserted=any(e.took_cell for e in told))
 
     def migrated(self, hardware: str, island: int, elite: Elite) -> None:
         """``elite`` took a cell of ``island``'s archive of record."""
         candidate = self.state.candidates[elite.candidate_id]
-        self._enqueue(self.channels[island], Migrant(candidate, hardware,
+        self.tells.enqueue(self.channels[island], Migrant(candidate, hardware,
                                                      self.state.result_of(elite.candidate_id, hardware), elite),
                       inserted=True)
 
-    def _enqueue(self, channel: IslandChannel, message: Message, *, inserted: bool = False) -> None:
-        channel.pending.append(message)
-        channel.inserts_pending += inserted
-
     def flush(self, *, now: bool = False) -> None:
-        """Send every island its pending tells, one batch each, in order, at most every :data:`FLUSH_EVERY_S`
-        (a flush asked for sooner is put off until then). An island restarting gets them at a later flush
-        (``now``: at once, whatever it may answer)."""
-        wait = self._last_flush + FLUSH_EVERY_S - time.monotonic()
-        if not now and wait > 0:
-            if self._flush_timer is None:
-                self._flush_timer = asyncio.get_running_loop().call_later(wait, self._put_off_flush)
-            return
-        self._last_flush = time.monotonic()
-        for channel in self.channels:
-            if channel.dead:  # nobody to tell
-                channel.pending, channel.seen = [], []
-                continue
-            if channel.seen:
-                channel.pending.append(Seen(channel.seen))
-                channel.seen = []
-            if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
-                batch, inserts = channel.pending, channel.inserts_pending
-                channel.pending, channel.inserts_pending = [], 0
-                ref = channel.actor.tell.remote(batch)
-                task = asyncio.get_running_loop().create_task(self._delivered(channel, ref, batch, inserts))
-                self._watching.add(task)
-                task.add_done_callback(self._watching.discard)
-
-    def _put_off_flush(self) -> None:
-        self._flush_timer = None
-        self.flush()
-
-    async def _delivered(self, channel: IslandChannel, ref: Any, batch: list[Message], inserts: int) -> None:
-        from ray.exceptions import RayActorError
-
-        try:
-            incarnation = await ref
-        except RayActorError:  # it died: told again once it is back (it rebuilt the rest from storage)
-            now = time.monotonic()
-            channel.unavailable_until = now + RETRY_WAIT_S
-            channel.failing_since = channel.failing_since or now
-            if now - channel.failing_since >= GIVE_UP_S:
-                if not channel.dead:
-                    log.error("island %d stays unreachable: the run goes on without it",
-                              self.channels.index(channel))
-                channel.dead = True
-                return
-            await asyncio.sleep(RETRY_WAIT_S)
-            channel.pending[:0] = batch
-            channel.inserts_pending += inserts
-            self.flush()
-            return
-        channel.failing_since = None
-        channel.recent.extend(m for m in batch if not isinstance(m, Duplicate))
-        if inserts:
-            channel.delivered += 1
-            channel.dry = False
-        self._seen(channel, incarnation)
-
-    def _seen(self, channel: IslandChannel, incarnation: str) -> None:
-        """An answer from ``incarnation``: a new one is a restarted island, told again what it may have missed."""
-        if incarnation == channel.incarnation:
-            return
-        channel.incarnation = incarnation
-        channel.restarts += 1
-        channel.dry = False  # what it had used up is forgotten with it
-        log.warning("island %d was restarted (rebuilt from storage); telling it the last %d messages again",
-                    self.channels.index(channel), len(channel.recent))
-        channel.pending[:0] = list(channel.recent)
-        channel.inserts_pending += 1
-        self.flush()
+        """The scheduler's outcomes so far on their way (see :meth:`IslandTells.flush`)."""
+        self.tells.flush(now=now)
 
     # -- what tests and benchmarks read ------------------------------------------------------------
     async def elite_ids(self) -> list[dict[str, list[int]]]:
