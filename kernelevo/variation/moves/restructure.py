@@ -328,7 +328,7 @@ def moves(source: str, interpreted: bool = False) -> list[Move]:
 # Finding the moves walks the whole tree several times (milliseconds a kernel), and the same elite is a
 # parent again and again (and up to 20 times in a row while the loop redraws duplicates): the driver
 # kept one CPU core busy with these walks at a few hundred evaluators (benchmarks/driver_ceiling.py).
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def _moves_by_kind(source: str, interpreted: bool = False) -> tuple[tuple[Move, ...], ...]:
     """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
     through exp2, log through lg2 unless ``interpreted``, epilogue fusion, autotuning, library and Triton

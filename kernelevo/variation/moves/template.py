@@ -38,7 +38,7 @@ JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
 TRIES = 20  # draws a mutation gets to find a mutant within the hardware's limits
 
 
-@functools.lru_cache(maxsize=64)  # asked once per public call on the same source
+@functools.lru_cache(maxsize=1024)  # asked once per public call on the same source
 def _is_cuda(source: str) -> bool:
     return is_cuda_source(source)
 
@@ -101,7 +101,7 @@ def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: 
     return None
 
 
-@functools.lru_cache(maxsize=64)  # the operator draws many mutants of one parent
+@functools.lru_cache(maxsize=1024)  # the operator draws many mutants of one parent
 def _movable(source: str) -> tuple[Tunable, ...]:
     return tuple(t for t in find_tunables(source) if t.neighbours())
 

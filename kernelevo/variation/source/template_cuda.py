@@ -276,7 +276,7 @@ def _tunable(group: list[Site], text: _Text) -> Tunable:
     return Tunable(name, primary.value, line, col, end_col, context, links=tuple(links))
 
 
-@functools.lru_cache(maxsize=64)  # the template operator asks again for each of its draws
+@functools.lru_cache(maxsize=1024)  # asked again for each draw; parents are an archive's elites (hundreds)
 def find_tunables(source: str) -> tuple[Tunable, ...]:
     """The tunables of a CUDA candidate in source order, linked literals attached to each."""
     reading, text = read_sites(source), _Text(source)

@@ -56,7 +56,7 @@ def int_value(node: ast.AST) -> int:
     return node.value
 
 
-@functools.lru_cache(maxsize=64)  # the template operator asks again for each of its draws
+@functools.lru_cache(maxsize=1024)  # asked again for each draw; parents are an archive's elites (hundreds)
 def find_tunables(source: str) -> tuple[Tunable, ...]:
     kept = kept_lines(source)
     return tuple(t for t in HostReader(ast.parse(source)).tunables() if t.line not in kept)

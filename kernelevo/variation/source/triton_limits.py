@@ -49,7 +49,7 @@ class Staging:
     literals: tuple[tuple[str, Position, int], ...]  # (keyword, position of the literal it reads, value)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)  # a parent's parse, about 200 KiB each: 256 parents hold about 50 MB
 def _read(source: str) -> tuple[HostReader, dict[str, list[tuple[str, ast.Constant]]]] | None:
     """``source`` read once for both rules: its host code (assignments read) and the tiles each kernel declares
     in its body (inductor's templates: staged as the launch's stages say); None where it does not parse (not
