@@ -122,7 +122,7 @@ class RunRecorder:
                 self._insert_candidates(session, candidates)
                 for write in writes:
                     write(session)
-                self._insert_evaluations(session)
+                self._insert_rows(session)
         except LeaseLost:
             self._held_candidates, self._held, self._pending = [], [], None
             raise
@@ -153,7 +153,7 @@ class RunRecorder:
             return
         with self._session() as session:
             write(session)
-            self._insert_evaluations(session)
+            self._insert_rows(session)
 
     # -- records ---------------------------------------------------------------------------------
     def add_candidate(self, candidate: Candidate) -> None:
@@ -192,10 +192,15 @@ class RunRecorder:
                     evaluated.cell, result.kernel.relative_iqr if result.kernel else 0.0))
 
     @staticmethod
-    def _insert_evaluations(session: Session) -> None:
+    def _insert_rows(session: Session) -> None:
+        """The transaction's evaluations in one INSERT, in order, and its elites in one upsert (after the
+        candidates they name)."""
         rows = session.info.pop("evaluation_rows", None)
         if rows:
             session.execute(insert(EvaluationRow), rows)
+        elites = session.info.pop("elite_rows", None)
+        if elites:
+            upsert_elites(session, list(elites.values()))
 
     def _evaluation_row(self, e: Evaluated) -> dict[str, Any]:
         r = e.result
@@ -228,21 +233,13 @@ class RunRecorder:
         self._write(write)
 
     def _save_elite(self, session: Session, hardware: str, island: int, elite: Elite) -> None:
-        key = (self.run_id, hardware, island, elite.cell)
-        # a cell's elite row added earlier in this transaction is found here, not added twice; a stored one
-        # is read without flushing the batch's other rows first (they go in one INSERT at the commit)
-        rows: dict[tuple[int, str, int, int], EliteRow] = session.info.setdefault("elite_rows", {})
-        row = rows.get(key)
-        if row is None:
-            with session.no_autoflush:
-                row = session.get(EliteRow, key)
-        if row is None:
-            row = EliteRow(run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell)
-            session.add(row)
-        rows[key] = row
-        row.candidate_id = self._candidate_ids[elite.candidate_id]
-        row.candidate_number = elite.candidate_id
-        row.objective, row.measures, row.rel_iqr = elite.objective, list(elite.measures), elite.rel_iqr
+        # held until the transaction's end, the last per cell kept: written in one upsert there, where a
+        # read of each stored row and an UPDATE each cost the driver 7% of its time (islands, 2,048 evaluators)
+        rows: dict[tuple[str, int, int], dict[str, Any]] = session.info.setdefault("elite_rows", {})
+        rows[(hardware, island, elite.cell)] = dict(
+            run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell,
+            candidate_id=self._candidate_ids[elite.candidate_id], candidate_number=elite.candidate_id,
+            objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr)
 
     def add_failure(self, failure: OperatorFailure) -> None:
         self._write(lambda session: session.add(FailureRow(
@@ -355,3 +352,23 @@ def load_run(db: Database, run_id: int) -> StoredRun:
                    fitness=p.fitness, best_candidate_id=p.best_candidate_number, uses=p.uses)
         for p in prompt_rows]) if prompt_rows else None
     return StoredRun(candidates, evaluations, failures, evolutions, prompts, migrations)
+
+
+def upsert_elites(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Each row its cell's elite: inserted, or written over the stored one, in one statement (SQLite's and
+    PostgreSQL's ON CONFLICT; another database: the ORM's merge, a read per row)."""
+    dialect = session.get_bind().dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        for row in rows:
+            session.merge(EliteRow(**row))
+        return
+    dialect_insert: Any
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    keys = ("run_id", "hardware", "island", "cell")
+    statement = dialect_insert(EliteRow)
+    written = {column: statement.excluded[column] for column in rows[0] if column not in keys}
+    statement = statement.on_conflict_do_update(index_elements=list(keys), set_=written)
+    session.execute(statement, rows)
