@@ -322,36 +322,61 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
 def moves(source: str, interpreted: bool = False) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse. Where kernels
     run on the CPU interpreter (``interpreted``), none that writes inline PTX."""
-    return [move for kind in _moves_by_kind(source, interpreted) for move in kind]
+    return [move for kind in _kinds(interpreted) for move in _kind_moves(source, kind)]
+
+
+class _Parsed:
+    """A source read once for every kind of move: its tree, its text, and its kernels not kept."""
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.source, self.tree, self.text = source, tree, SourceText(source)
+        self.kernels = [k for k in _kernels(tree) if not is_kept(source, k)]
+
+    def each_kernel(self, kind: Callable[[SourceText, ast.FunctionDef], list[Move]]) -> list[Move]:
+        return [m for kernel in self.kernels for m in kind(self.text, kernel)]
+
+
+# Each kind of move, in the order :func:`moves` lists them; those that write inline PTX last (``_kinds``).
+_KINDS: tuple[Callable[[_Parsed], list[Move]], ...] = (
+    lambda p: p.each_kernel(_pipelining),
+    lambda p: p.each_kernel(_eviction),
+    lambda p: p.each_kernel(lambda text, kernel: _grid_stride(text, p.tree, kernel)),
+    lambda p: p.each_kernel(_fast_tanh),
+    lambda p: p.each_kernel(_fast_exp),
+    lambda p: fusions(p.source, p.tree),
+    lambda p: autotunings(p.source, p.tree, p.text),
+    lambda p: gemm_swaps(p.source, p.tree, p.text),
+    lambda p: row_epilogues(p.source, p.tree, p.text),
+    lambda p: form_moves(p.source, p.tree, p.text),
+    lambda p: p.each_kernel(_fast_log),  # inline PTX: not on the interpreter
+)
+_PTX_KINDS = 1
+
+
+def _kinds(interpreted: bool) -> range:
+    return range(len(_KINDS) - (_PTX_KINDS if interpreted else 0))
+
+
+@functools.lru_cache(maxsize=16)  # a parent's kinds are found one after the other (about 200 KiB a tree)
+def _parsed(source: str) -> _Parsed | None:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    return _Parsed(source, tree) if _binds_tl(tree) else None
 
 
 # Finding the moves walks the whole tree several times (milliseconds a kernel), and the same elite is a
 # parent again and again (and up to 20 times in a row while the loop redraws duplicates): the driver
 # kept one CPU core busy with these walks at a few hundred evaluators (benchmarks/driver_ceiling.py).
-@functools.lru_cache(maxsize=1024)
-def _moves_by_kind(source: str, interpreted: bool = False) -> tuple[tuple[Move, ...], ...]:
-    """The moves of each kind that has any (pipelining, eviction hints, grid-stride loops, tanh and exp
-    through exp2, log through lg2 unless ``interpreted``, epilogue fusion, autotuning, library and Triton
-    GEMMs, row epilogues, reduction forms), over every kernel not kept."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return ()
-    if not _binds_tl(tree):
-        return ()
-    text = SourceText(source)
-    kernels = [k for k in _kernels(tree) if not is_kept(source, k)]
-    per_kernel: list[Callable[[ast.FunctionDef], list[Move]]] = [
-        functools.partial(_pipelining, text), functools.partial(_eviction, text),
-        functools.partial(_grid_stride, text, tree), functools.partial(_fast_tanh, text),
-        functools.partial(_fast_exp, text)]
-    if not interpreted:
-        per_kernel.append(functools.partial(_fast_log, text))
-    kinds = [tuple(m for kernel in kernels for m in kind(kernel)) for kind in per_kernel]
-    kinds += [tuple(fusions(source, tree)), tuple(autotunings(source, tree, text)),
-              tuple(gemm_swaps(source, tree, text)), tuple(row_epilogues(source, tree, text)),
-              tuple(form_moves(source, tree, text))]
-    return tuple(kind for kind in kinds if kind)
+# Each kind is found only when it is drawn, and remembered per parent.
+@functools.lru_cache(maxsize=8192)
+def _kind_moves(source: str, kind: int) -> tuple[Move, ...]:
+    """The moves of the kind at ``kind`` in :data:`_KINDS` (pipelining, eviction hints, grid-stride loops, tanh
+    and exp through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues, reduction
+    forms, log through lg2), over every kernel not kept."""
+    parsed = _parsed(source)
+    return tuple(_KINDS[kind](parsed)) if parsed is not None else ()
 
 
 def restructure(source: str, rng: random.Random, interpreted: bool = False) -> tuple[str, str] | None:
@@ -360,12 +385,17 @@ def restructure(source: str, rng: random.Random, interpreted: bool = False) -> t
 
     A kind of move is drawn first, then one of its moves: pipelining offers three stage counts for
     every loop of every kernel, and drawn from all moves at once it would crowd out a kind that has
-    one move, such as the one epilogue fusion of a GEMM (benchmarks/README.md, 2026-11-25)."""
-    kinds = _moves_by_kind(source, interpreted)
-    if not kinds:
-        return None
-    move = rng.choice(rng.choice(kinds))
-    return move.apply(), move.label
+    one move, such as the one epilogue fusion of a GEMM (benchmarks/README.md, 2026-11-25). The kinds are
+    tried in a random order and the first that has a move is taken: a kind drawn evenly among those that
+    have one, with only the kinds tried before it found."""
+    order = list(_kinds(interpreted))
+    rng.shuffle(order)
+    for kind in order:
+        found = _kind_moves(source, kind)
+        if found:
+            move = rng.choice(found)
+            return move.apply(), move.label
+    return None
 
 
 __all__ = ["Move", "moves", "restructure"]
