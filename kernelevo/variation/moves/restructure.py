@@ -357,7 +357,7 @@ def _kinds(interpreted: bool) -> range:
     return range(len(_KINDS) - (_PTX_KINDS if interpreted else 0))
 
 
-@functools.lru_cache(maxsize=16)  # a parent's kinds are found one after the other (about 200 KiB a tree)
+@functools.lru_cache(maxsize=128)  # a tree is about 200 KiB: 128 parents hold about 25 MB
 def _parsed(source: str) -> _Parsed | None:
     try:
         tree = ast.parse(source)
