@@ -74,8 +74,10 @@ def test_a_used_up_space_ends_the_run_without_drawing_from_used_up_parents(tmp_p
     stored = load_run(db, outcome.run_id)
     made = len(stored.candidates)
     # six warp counts with and without the hint, and their autotuned versions with every config's warps and
-    # stages tuned: a space used up well before the budget, each kernel once
-    assert 6 <= made < 300, made
+    # stages tuned: a space used up well before the budget, each kernel once (how much of it is made before
+    # every parent is dry depends on the draws: 222 kernels, and 312 since the kinds of structural move are
+    # drawn in a shuffled order)
+    assert 6 <= made < 400, made
     assert len({c.source for c in stored.candidates}) == made
     assert len(stored.evaluations) == made  # every kernel made was evaluated before the run ended
     # a parent is left alone after DRY_AFTER produces in a row that made nothing (each of up to 21 draws):
