@@ -70,11 +70,13 @@ def simulated_result(source: str, delay_s: float) -> EvalResult:
 
 def made_up_measures(source: str, descriptors: list[str]) -> dict[str, float]:
     """A cell's middle on each descriptor, picked by the source's hash: deterministic, spread evenly."""
+    found = descriptor_set(descriptors)
+    # one digest for every descriptor, 4 bytes each (not crc32: it is linear, and its low bits would move
+    # together across the descriptors); hashing the source once per descriptor took 8% of the driver it measures
+    digest = hashlib.blake2b(source.encode(), digest_size=min(64, 4 * max(1, len(found)))).digest()
     measures = {}
-    for d in descriptor_set(descriptors):
-        # (not crc32: it is linear, and its low bits would move together across the descriptors)
-        digest = hashlib.blake2b(f"{d.name}:{source}".encode(), digest_size=4).digest()
-        cell = int.from_bytes(digest, "little") % d.cells
+    for i, d in enumerate(found):
+        cell = int.from_bytes(digest[4 * i % 64:4 * i % 64 + 4], "little") % d.cells
         measures[d.name] = d.low + (cell + 0.5) * (d.high - d.low) / d.cells
     return measures
 
