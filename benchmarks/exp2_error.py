@@ -20,7 +20,7 @@ import triton.language as tl
 from triton.language.extra import libdevice
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from kernelevo.variation.moves.restructure import LOG2_E
+from kernelevo.variation.moves.fast_math import LOG2_E
 
 RANGES = ((-16.0, 0.0), (-87.0, 0.0), (0.0, 16.0), (-87.0, 88.0))
 SAMPLES = 1 << 24

@@ -21,7 +21,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from kernelevo.variation.moves.restructure import LN_2
+from kernelevo.variation.moves.fast_math import LN_2
 
 SAMPLES = 1 << 24
 # (name, low, high, spacing): "linear" in x, "exponent" in log2 x
@@ -33,7 +33,7 @@ RANGES = (("near 1", 0.5, 2.0, "linear"), ("a softmax's outputs", 1e-7, 1.0, "li
 def _logs(x_ptr, fast_ptr, exact_ptr, n, LN2: tl.constexpr, BLOCK: tl.constexpr):
     idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + idx, idx < n)
-    # as the move writes it (restructure.HW_LOG2)
+    # as the move writes it (fast_math.HW_LOG2)
     fast = tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=f,f", [(x).to(tl.float32)], dtype=tl.float32,
                                      is_pure=True, pack=1) * LN2
     tl.store(fast_ptr + idx, fast, idx < n)

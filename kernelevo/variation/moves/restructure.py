@@ -22,7 +22,8 @@ kernel computes:
 - **epilogue fusion**: an in-place elementwise kernel launched right after a kernel that writes
   its buffer runs inside that kernel's store, one launch and one pass over the output fewer
   (:mod:`kernelevo.variation.moves.fuse_epilogue`, which says when it applies);
-- **tanh through exp2**: ``libdevice.tanh(z)`` becomes ``1 - 2 / (1 + exp2(2 z log2 e))``, one
+- **tanh through exp2** (this and the next two: :mod:`kernelevo.variation.moves.fast_math`):
+  ``libdevice.tanh(z)`` becomes ``1 - 2 / (1 + exp2(2 z log2 e))``, one
   hardware ``ex2`` and a division instead of libdevice's polynomial and branches: within 2e-7
   of tanh in fp32 (absolute; near 0, where tanh is tiny, not within a few ulps), cheaper where
   the tanh is not hidden behind memory (a tanh GELU in a GEMM's epilogue, which runs while no
@@ -61,6 +62,7 @@ from collections.abc import Callable
 from kernelevo.utils.kept import is_kept
 from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, launched_kernel, program_id_axis
 from kernelevo.variation.moves.autotune_launch import autotunings
+from kernelevo.variation.moves.fast_math import fast_exp, fast_log, fast_tanh
 from kernelevo.variation.moves.fuse_epilogue import fusions
 from kernelevo.variation.moves.library_gemm import gemm_swaps
 from kernelevo.variation.moves.reduction_forms import form_moves
@@ -70,12 +72,6 @@ from kernelevo.variation.source.source_text import Move, SourceText
 STAGES = (2, 3, 4)
 # programs a grid-stride kernel is launched with at most: 2, 4 and 8 per SM of an H100 / H200 (132 SMs)
 PROGRAMS = (264, 528, 1056)
-TWO_LOG2_E = 2.885390081777927  # tanh(z) = 1 - 2 / (1 + e^(2z)), and e^(2z) = 2^(2z log2 e)
-LOG2_E = 1.4426950408889634  # e^x = 2^(x log2 e)
-LN_2 = 0.6931471805599453  # ln x = log2(x) ln 2
-# the hardware's log2 (subnormal inputs included: no .ftz), in fp32 whatever the argument's type
-HW_LOG2 = 'tl.inline_asm_elementwise("lg2.approx.f32 $0, $1;", "=f,f", [({x}).to(tl.float32)], ' \
-          'dtype=tl.float32, is_pure=True, pack=1)'
 
 
 def _kernels(tree: ast.Module) -> list[ast.FunctionDef]:
@@ -151,52 +147,6 @@ def _eviction(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
         edits.append((close, close, f", eviction_policy={policy!r}"))
     return [Move(f"{kernel.name}: eviction hints (streamed loads evict_first, reread ones evict_last)",
                  functools.partial(text.splice, edits))]
-
-
-def _one_argument_call(call: ast.Call, function: str, modules: tuple[str, ...]) -> bool:
-    """A one-argument call of ``function`` from a module whose name has one of ``modules`` in it
-    (``libdevice.tanh``, ``tl_math.tanh``, ...)."""
-    name = dotted_name(call.func) or ""
-    return name.endswith(f".{function}") and any(m in name for m in modules) and len(call.args) == 1
-
-
-def _rewritten_calls(text: SourceText, kernel: ast.FunctionDef, function: str, modules: tuple[str, ...],
-                     formula: str, label: str) -> list[Move]:
-    """One move rewriting every ``function`` call of ``kernel`` as ``formula`` of its argument (``{x}``);
-    a call inside another is rewritten with it."""
-    calls = [c for c in ast.walk(kernel) if isinstance(c, ast.Call) and _one_argument_call(c, function, modules)]
-
-    def outermost(node: ast.AST, exclude: ast.AST | None = None) -> list[ast.Call]:
-        inside = [c for c in calls if c is not exclude and c in ast.walk(node)]
-        return [c for c in inside if not any(c is not o and c in ast.walk(o) for o in inside)]
-
-    def rewritten(call: ast.Call) -> str:
-        arg_start, arg_end = text.span(call.args[0])
-        argument = text.source[arg_start:arg_end]
-        for inner in sorted(outermost(call.args[0], call), key=lambda c: text.span(c)[0], reverse=True):
-            start, end = text.span(inner)
-            argument = argument[:start - arg_start] + rewritten(inner) + argument[end - arg_start:]
-        return formula.format(x=argument)
-
-    edits = [(*text.span(call), rewritten(call)) for call in outermost(kernel)]
-    if not edits:
-        return []
-    return [Move(f"{kernel.name}: {label}", functools.partial(text.splice, edits))]
-
-
-def _fast_tanh(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
-    return _rewritten_calls(text, kernel, "tanh", ("libdevice", "math"),
-                            f"(1.0 - 2.0 / (1.0 + tl.exp2({TWO_LOG2_E} * ({{x}}))))", "tanh through exp2")
-
-
-def _fast_exp(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
-    # libdevice's exact exp only: a tl.exp or tl_math.exp is Triton's own, lowered as its author chose
-    return _rewritten_calls(text, kernel, "exp", ("libdevice",), f"tl.exp2({LOG2_E} * ({{x}}))", "exp through exp2")
-
-
-def _fast_log(text: SourceText, kernel: ast.FunctionDef) -> list[Move]:
-    # Triton's own log (tl.log, tl_math.log), unlike its exp, is no hardware instruction: libdevice's logf
-    return _rewritten_calls(text, kernel, "log", ("libdevice", "tl"), f"({HW_LOG2} * {LN_2})", "log through lg2")
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -341,14 +291,14 @@ _KINDS: tuple[Callable[[_Parsed], list[Move]], ...] = (
     lambda p: p.each_kernel(_pipelining),
     lambda p: p.each_kernel(_eviction),
     lambda p: p.each_kernel(lambda text, kernel: _grid_stride(text, p.tree, kernel)),
-    lambda p: p.each_kernel(_fast_tanh),
-    lambda p: p.each_kernel(_fast_exp),
+    lambda p: p.each_kernel(fast_tanh),
+    lambda p: p.each_kernel(fast_exp),
     lambda p: fusions(p.source, p.tree),
     lambda p: autotunings(p.source, p.tree, p.text),
     lambda p: gemm_swaps(p.source, p.tree, p.text),
     lambda p: row_epilogues(p.source, p.tree, p.text),
     lambda p: form_moves(p.source, p.tree, p.text),
-    lambda p: p.each_kernel(_fast_log),  # inline PTX: not on the interpreter
+    lambda p: p.each_kernel(fast_log),  # inline PTX: not on the interpreter
 )
 _PTX_KINDS = 1
 
