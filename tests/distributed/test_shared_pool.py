@@ -79,8 +79,9 @@ def test_two_runs_share_the_pool_by_weight(fresh_pool, gelu, weights, expected) 
 
     async def work():
         born = time.monotonic()  # no later than the pool's own start: its utilisation's window is no longer
-        await a.start()
-        await b.start()
+        # started together: the pool's share is over its whole window, and a run started first would be served
+        # alone while the second starts (0.62 against 0.5 in a CI run on a loaded machine)
+        await asyncio.gather(a.start(), b.start())
         # a run's search keeps twice the pool's slots submitted, so it has one waiting whenever a slot frees
         assert a.slots == 2 and a.capacity == SUBMITTED_PER_SLOT * a.slots
         begin = time.monotonic()
