@@ -315,9 +315,8 @@ class RemoteIslands:
     def migrated(self, hardware: str, island: int, elite: Elite) -> None:
         """``elite`` took a cell of ``island``'s archive of record."""
         candidate = self.state.candidates[elite.candidate_id]
-        self.tells.enqueue(self.channels[island], Migrant(candidate, hardware,
-                                                     self.state.result_of(elite.candidate_id, hardware), elite),
-                      inserted=True)
+        result = self.state.result_of(elite.candidate_id, hardware)
+        self.tells.enqueue(self.channels[island], Migrant(candidate, hardware, result, elite), inserted=True)
 
     def flush(self, *, now: bool = False) -> None:
         """The scheduler's outcomes so far on their way (see :meth:`IslandTells.flush`)."""
