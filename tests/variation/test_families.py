@@ -56,9 +56,9 @@ EXPECTED = {
     "cross_entropy": ("losses", ["persistent", "tiles", "resident"]),  # a gather by labels, one of them ignored
     "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
     "maxpool1d": ("pool", ["tiles", "rows"]),  # a 2-D pool between unsqueeze and squeeze, a NaN
-    "maxpool2d": ("pool", ["tiles"]),  # a NaN in the input
-    "maxpool3d": ("pool", ["tiles"]),
-    "avgpool2d": ("pool", ["tiles", "blocked"]),  # windows side by side, their size from init
+    "maxpool2d": ("pool", ["tiles", "gather"]),  # a NaN in the input
+    "maxpool3d": ("pool", ["tiles", "gather"]),
+    "avgpool2d": ("pool", ["tiles", "blocked", "gather"]),  # windows side by side, their size from init
     "cumsum_rows": ("scan", ["rows", "chunked"]),
     "cumprod_rows": ("scan", ["rows", "chunked"]),
     "cumsum_reverse": ("scan", ["rows", "chunked"]),  # flips folded into the walk

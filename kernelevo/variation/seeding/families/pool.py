@@ -21,6 +21,11 @@ it, through L1 or L2 at best (a 4 x 4 window: 16 reads). Here:
   so the SMs' issue rate, not the DRAM, limits it (inductor's kernel: 8 masked loads, an index division
   and NaN-aware compares per output at 87% of the issue rate and half the DRAM's); away from the row's
   ends the loads are unmasked at constant offsets and a max is one instruction;
+- ``gather`` (a 2-D or 3-D pool over rows of at most ``GATHER_MAX_W`` elements): a program per block of whole
+  output rows. A window's maximum is the maximum over its W taps of the maximum over its (D, H) taps, so each
+  (D, H) tap is one contiguous load of whole input rows folded into one accumulator, and each W tap a gather of
+  its columns: a few vector loads per output where ``tiles`` and inductor issue a masked load per window
+  element (maxpool3d, 27 of them: the SMs' issue rate held those at 69% of the read floor);
 - ``blocked`` (windows that tile the input: stride = window, no padding or dilation, an average pool
   over 11 x 11 blocks): each program loads its windows as one 4-D tile, every input element by one
   lane once, and reduces the window's axes in registers.
@@ -36,6 +41,7 @@ from kernelevo.variation.seeding.op_graph import OpGraph, OpNode
 
 _MAX = ("aten.max_pool2d_with_indices.default", "aten.max_pool3d_with_indices.default")
 _AVG = ("aten.avg_pool2d.default", "aten.avg_pool3d.default")
+GATHER_MAX_W = 1024  # the widest input row the gather variant holds (a program's rows stay in registers)
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class PoolPlan:
     padding: tuple[str, ...]
     dilation: tuple[str, ...]
     out_shape: tuple[int, ...]  # the pool's output at the traced sizes (before a 1-D pool's squeeze)
+    in_w: int  # the input's last dim at the traced sizes
 
     @property
     def blocked(self) -> bool:
@@ -72,6 +79,8 @@ class PoolFamily:
         variants = ["tiles", "blocked"] if plan.blocked else ["tiles"]
         if plan.unsqueeze is not None:
             variants.append("rows")
+        elif _pow2(plan.in_w) <= GATHER_MAX_W:
+            variants.append("gather")
         return [FamilySeed(v, _source(plan, graph, v)) for v in variants]
 
 
@@ -157,7 +166,8 @@ def _params(graph: OpGraph, node: OpNode, op: str, x: OpNode, unsqueeze: int | N
     shape = item.shape
     if shape is None:
         return None
-    return PoolPlan(op, x.index or 0, unsqueeze, kernel, stride, padding, dilation, tuple(shape))
+    return PoolPlan(op, x.index or 0, unsqueeze, kernel, stride, padding, dilation, tuple(shape),
+                    x.shape[-1] if x.shape else 0)
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -198,6 +208,17 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   "grid = (planes * triton.cdiv(ow, block),)",
                   f"_kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "
                   "num_warps=4)"]
+    elif variant == "gather":
+        # rows of about 1,024 elements a program, a warp per row at most (so that a gather stays within a warp):
+        # maxpool3d's best on an H200 (16 rows of 64, 8 warps: 0.163 ms; 8 rows, 4 warps 0.171; 4 rows, 8 warps
+        # 0.402), benchmarks/results/pool_gather_sweep-h200.json
+        block_h = max(1, min(_pow2(oh_), GATHER_MAX_W // _pow2(plan.in_w)))
+        lines += [f"block_h = {block_h}",
+                  "block_w, block_ow = triton.next_power_of_2(w), triton.next_power_of_2(ow)",
+                  "grid = (planes * od, triton.cdiv(oh, block_h))",
+                  f"_kev_pool_gather[grid](x, y, d, h, w, od, oh, ow, op={op}, KD=kd, KH=kh, KW=kw, SD=sd, SH=sh, "
+                  "SW=sw, PD=pd, PH=ph, PW=pw, DD=dd, DH=dh, DW=dw, BLOCK_H=block_h, BLOCK_W=block_w, "
+                  f"BLOCK_OW=block_ow, num_warps={min(8, block_h)})"]
     else:
         lines += ["block_h, block_w = 2, 8",
                   "grid = (planes * od, triton.cdiv(oh, block_h), triton.cdiv(ow, block_w))",
@@ -212,6 +233,7 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
 
 _DOCS = {"tiles": "a program per tile of outputs, its windows' shifted loads of one input region hitting L1",
          "rows": "a program per run of a row's outputs, unmasked loads at constant offsets away from the row's ends",
+         "gather": "a program per block of whole rows, each (D, H) tap one load of the rows, each W tap a gather",
          "blocked": "windows that tile the input, a program's windows loaded as one tile, each element once"}
 
 

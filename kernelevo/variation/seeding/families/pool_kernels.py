@@ -141,6 +141,46 @@ def _kev_pool_blocked(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.conste
     out_mask = (oh < OH)[:, None] & (ow < OW)[None, :]
     out = nc.to(tl.int64) * OD * OH * OW + (od * OH + oh[:, None]).to(tl.int64) * OW + ow[None, :]
     tl.store(Y + out, acc, mask=out_mask)
+
+@triton.jit
+def _kev_pool_gather(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
+                     KW: tl.constexpr, SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr, PD: tl.constexpr,
+                     PH: tl.constexpr, PW: tl.constexpr, DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+                     BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr, BLOCK_OW: tl.constexpr):
+    """BLOCK_H output rows, whole, of one output depth of one plane per program (BLOCK_W >= W, BLOCK_OW >= OW).
+    A window's maximum is the maximum over its W taps of the maximum over its (D, H) taps: so each (D, H) tap is
+    one load of BLOCK_H whole input rows (contiguous, vectorised, each element by one lane) folded into one
+    accumulator elementwise, and each W tap is a gather of the accumulator's columns (within a warp where a
+    warp holds whole rows). Per output that is a few vector loads, not a masked load per window element."""
+    plane = tl.program_id(0)
+    nc = plane // OD
+    od = plane % OD
+    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    iw = tl.arange(0, BLOCK_W)
+    base = nc.to(tl.int64) * D * H * W
+    empty = float("-inf") if op == 0 else 0.0
+    acc = tl.full([BLOCK_H, BLOCK_W], empty, tl.float32)
+    for kd in tl.static_range(KD):
+        i_d = od * SD - PD + kd * DD + tl.zeros([BLOCK_H], tl.int32)  # a vector: see _kev_pool_tiles
+        d_ok = (i_d >= 0) & (i_d < D)
+        for kh in tl.static_range(KH):
+            ih = oh * SH - PH + kh * DH
+            ok = d_ok & (ih >= 0) & (ih < H) & (oh < OH)
+            at = base + ((i_d * H + ih).to(tl.int64) * W)[:, None] + iw[None, :]
+            v = tl.load(X + at, mask=ok[:, None] & (iw < W)[None, :], other=empty).to(tl.float32)
+            acc = _kev_pool_take(acc, v, op)
+    ow = tl.arange(0, BLOCK_OW)
+    out = tl.full([BLOCK_H, BLOCK_OW], empty, tl.float32)
+    for kw in tl.static_range(KW):
+        iw_k = ow * SW - PW + kw * DW
+        iw_ok = (iw_k >= 0) & (iw_k < W)  # a padding column: no element (its gather reads column 0, unused)
+        columns = tl.broadcast_to(tl.where(iw_ok, iw_k, 0)[None, :], [BLOCK_H, BLOCK_OW])
+        out = _kev_pool_take(out, tl.where(iw_ok[None, :], tl.gather(acc, columns, 1), empty), op)
+    if op == 1:
+        out = out / (KD * KH * KW)
+    at = nc.to(tl.int64) * OD * OH * OW + ((od * OH + oh).to(tl.int64) * OW)[:, None] + ow[None, :]
+    tl.store(Y + at, out, mask=(oh < OH)[:, None] & (ow < OW)[None, :])
+
 '''
 
 __all__ = ["KERNELS"]

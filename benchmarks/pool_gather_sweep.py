@@ -1,0 +1,129 @@
+"""Experiment (issue 37): max pools whose input rows are loaded whole and whose W taps are gathers.
+
+Times, on the GPU it runs on, the kernel as first written (below; the pooling family's `_kev_pool_gather`, in
+`kernelevo/variation/seeding/families/pool_kernels.py`, is it with comments) over block heights and warps against
+eager, torch.compile and the archived best, at the suite's maxpool3d and maxpool2d sizes: which launch the
+family's `gather` seed starts from. triton.testing.do_bench (the L2 cleared before each run), median ms.
+
+    python benchmarks/pool_gather_sweep.py OUT.json
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from functools import partial
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _take(acc, v, op: tl.constexpr):
+    if op == 0:
+        return tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
+    return acc + v
+
+
+@triton.jit
+def _kev_pool_gather(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
+                     KW: tl.constexpr, SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr, PD: tl.constexpr,
+                     PH: tl.constexpr, PW: tl.constexpr, DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
+                     BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr, BLOCK_OW: tl.constexpr):
+    plane = tl.program_id(0)
+    nc = plane // OD
+    od = plane % OD
+    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
+    iw = tl.arange(0, BLOCK_W)
+    base = nc.to(tl.int64) * D * H * W
+    empty = float("-inf") if op == 0 else 0.0
+    acc = tl.full([BLOCK_H, BLOCK_W], empty, tl.float32)
+    for kd in tl.static_range(KD):
+        i_d = od * SD - PD + kd * DD + tl.zeros([BLOCK_H], tl.int32)
+        d_ok = (i_d >= 0) & (i_d < D)
+        for kh in tl.static_range(KH):
+            ih = oh * SH - PH + kh * DH
+            ok = d_ok & (ih >= 0) & (ih < H) & (oh < OH)
+            at = base + ((i_d * H + ih).to(tl.int64) * W)[:, None] + iw[None, :]
+            v = tl.load(X + at, mask=ok[:, None] & (iw < W)[None, :], other=empty).to(tl.float32)
+            acc = _take(acc, v, op)
+    ow = tl.arange(0, BLOCK_OW)
+    out = tl.full([BLOCK_H, BLOCK_OW], empty, tl.float32)
+    for kw in tl.static_range(KW):
+        col = ow * SW - PW + kw * DW
+        col_ok = (col >= 0) & (col < W)
+        index = tl.broadcast_to(tl.where(col_ok, col, 0)[None, :], [BLOCK_H, BLOCK_OW])
+        v = tl.gather(acc, index, 1)
+        out = _take(out, tl.where(col_ok[None, :], v, empty), op)
+    if op == 1:
+        out = out / (KD * KH * KW)
+    at = nc.to(tl.int64) * OD * OH * OW + ((od * OH + oh).to(tl.int64) * OW)[:, None] + ow[None, :]
+    tl.store(Y + at, out, mask=(oh < OH)[:, None] & (ow < OW)[None, :])
+
+
+def pool(x, k, s, p, dl, block_h, warps):
+    """x: N, C, D, H, W; k, s, p, dl: (d, h, w) triples."""
+    n, c, d, h, w = x.shape
+    od, oh, ow = ((i + 2 * pp - dd * (kk - 1) - 1) // ss + 1
+                  for i, kk, ss, pp, dd in zip((d, h, w), k, s, p, dl, strict=True))
+    y = torch.empty(n, c, od, oh, ow, device=x.device, dtype=x.dtype)
+    bw, bow = triton.next_power_of_2(w), triton.next_power_of_2(ow)
+    grid = (n * c * od, triton.cdiv(oh, block_h))
+    _kev_pool_gather[grid](x, y, d, h, w, od, oh, ow, op=0, KD=k[0], KH=k[1], KW=k[2], SD=s[0], SH=s[1], SW=s[2],
+                           PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2], BLOCK_H=block_h, BLOCK_W=bw,
+                           BLOCK_OW=bow, num_warps=warps)
+    return y
+
+
+def _best(path):
+    spec = importlib.util.spec_from_file_location("best", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ModelNew
+
+
+def main() -> None:
+    from triton.testing import do_bench
+
+    report = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
+              "specs": {}}
+    cases = {
+        "maxpool3d": ((16, 32, 64, 64, 64), (3, 3, 3), (2, 2, 2), (1, 1, 1), (3, 3, 3),
+                      "archives/h200/maxpool3d/best.py", (3, 2, 1, 3)),
+        "maxpool2d": ((32, 64, 1, 256, 256), (1, 3, 3), (1, 2, 2), (0, 1, 1), (1, 1, 1), None, None),
+    }
+    for name, (shape, k, s, p, dl, best, init) in cases.items():
+        x = torch.randn(shape, device="cuda")
+        if name == "maxpool3d":
+            eager = partial(torch.nn.functional.max_pool3d, x, 3, 2, 1, 3)
+            ref = eager()
+        else:
+            eager = partial(torch.nn.functional.max_pool2d, x.squeeze(2), 3, 2, 1)
+            ref = eager().unsqueeze(2)
+        compiled = torch.compile(eager)
+        compiled()
+        row = {"eager": do_bench(eager, rep=300), "compile": do_bench(compiled, rep=300), "gather": {}}
+        if best:
+            model = _best(best)(*init).cuda()
+            assert torch.equal(model(x), ref)
+            row["archived best"] = do_bench(partial(model, x), rep=300)
+        for bh in (1, 2, 4, 8, 16, 32):
+            for warps in (1, 2, 4, 8):
+                try:
+                    got = pool(x, k, s, p, dl, bh, warps)
+                    assert torch.equal(got, ref), "wrong"
+                    row["gather"][f"{bh}x{warps}"] = do_bench(partial(pool, x, k, s, p, dl, bh, warps), rep=200)
+                except Exception as exc:
+                    row["gather"][f"{bh}x{warps}"] = repr(exc)[:200]
+        best_g = min((v, key) for key, v in row["gather"].items() if isinstance(v, float))
+        row["gather best"] = best_g
+        print(name, {kk: vv for kk, vv in row.items() if kk != "gather"}, flush=True)
+        report["specs"][name] = row
+    with open(sys.argv[1], "w") as f:
+        json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
