@@ -1,9 +1,10 @@
 """Experiment (issue 37): max pools whose input rows are loaded whole and whose W taps are gathers.
 
-Times, on the GPU it runs on, the kernel as first written (below; the pooling family's `_kev_pool_gather`, in
-`kernelevo/variation/seeding/families/pool_kernels.py`, is it with comments) over block heights and warps against
-eager, torch.compile and the archived best, at the suite's maxpool3d and maxpool2d sizes: which launch the
-family's `gather` seed starts from. triton.testing.do_bench (the L2 cleared before each run), median ms.
+Times, on the GPU it runs on, the pooling family's `_kev_pool_gather` (`kernelevo/variation/seeding/families/
+pool_kernels.py`; the recorded sweep ran it as first written here, the same operations without its comments) over
+block heights and warps against eager, torch.compile and the archived best, at the suite's maxpool3d and maxpool2d
+sizes: which launch the family's `gather` seed starts from. triton.testing.do_bench (the L2 cleared before each
+run), median ms.
 
     python benchmarks/pool_gather_sweep.py OUT.json
     python benchmarks/pool_gather_sweep.py --depths OUT.json   # maxpool3d, several output depths a program
@@ -14,54 +15,32 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import tempfile
 from functools import partial
+from pathlib import Path
+from typing import Any
 
 import torch
 import triton
 import triton.language as tl
 
 
-@triton.jit
-def _take(acc, v, op: tl.constexpr):
-    if op == 0:
-        return tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
-    return acc + v
+def _family_kernels() -> Any:
+    """The pooling family's kernels (source text, as its seeds carry them) made a module: Triton's JIT reads a
+    kernel's source from its file."""
+    from kernelevo.variation.seeding.families.pool_kernels import KERNELS
+
+    path = Path(tempfile.mkdtemp()) / "kev_pool_kernels.py"
+    path.write_text("import triton\nimport triton.language as tl\n" + KERNELS)
+    spec = importlib.util.spec_from_file_location("kev_pool_kernels", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@triton.jit
-def _kev_pool_gather(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
-                     KW: tl.constexpr, SD: tl.constexpr, SH: tl.constexpr, SW: tl.constexpr, PD: tl.constexpr,
-                     PH: tl.constexpr, PW: tl.constexpr, DD: tl.constexpr, DH: tl.constexpr, DW: tl.constexpr,
-                     BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr, BLOCK_OW: tl.constexpr):
-    plane = tl.program_id(0)
-    nc = plane // OD
-    od = plane % OD
-    oh = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
-    iw = tl.arange(0, BLOCK_W)
-    base = nc.to(tl.int64) * D * H * W
-    empty = float("-inf") if op == 0 else 0.0
-    acc = tl.full([BLOCK_H, BLOCK_W], empty, tl.float32)
-    for kd in tl.static_range(KD):
-        i_d = od * SD - PD + kd * DD + tl.zeros([BLOCK_H], tl.int32)
-        d_ok = (i_d >= 0) & (i_d < D)
-        for kh in tl.static_range(KH):
-            ih = oh * SH - PH + kh * DH
-            ok = d_ok & (ih >= 0) & (ih < H) & (oh < OH)
-            at = base + ((i_d * H + ih).to(tl.int64) * W)[:, None] + iw[None, :]
-            v = tl.load(X + at, mask=ok[:, None] & (iw < W)[None, :], other=empty).to(tl.float32)
-            acc = _take(acc, v, op)
-    ow = tl.arange(0, BLOCK_OW)
-    out = tl.full([BLOCK_H, BLOCK_OW], empty, tl.float32)
-    for kw in tl.static_range(KW):
-        col = ow * SW - PW + kw * DW
-        col_ok = (col >= 0) & (col < W)
-        index = tl.broadcast_to(tl.where(col_ok, col, 0)[None, :], [BLOCK_H, BLOCK_OW])
-        v = tl.gather(acc, index, 1)
-        out = _take(out, tl.where(col_ok[None, :], v, empty), op)
-    if op == 1:
-        out = out / (KD * KH * KW)
-    at = nc.to(tl.int64) * OD * OH * OW + ((od * OH + oh).to(tl.int64) * OW)[:, None] + ow[None, :]
-    tl.store(Y + at, out, mask=(oh < OH)[:, None] & (ow < OW)[None, :])
+_FAMILY = _family_kernels()
+_kev_pool_gather, _kev_pool_take = _FAMILY._kev_pool_gather, _FAMILY._kev_pool_take
 
 
 def pool(x, k, s, p, dl, block_h, warps):
@@ -103,13 +82,13 @@ def _pool_gather_depths(X, Y, D, H, W, OD, OH, OW, KD: tl.constexpr, KH: tl.cons
                 ok = d_ok & (ih >= 0) & (ih < H) & (oh < OH)
                 at = base + ((i_d * H + ih).to(tl.int64) * W)[:, None] + iw[None, :]
                 v = tl.load(X + at, mask=ok[:, None] & (iw < W)[None, :], other=float("-inf"))
-                acc = _take(acc, v, 0)
+                acc = _kev_pool_take(acc, v, 0)
         out = tl.full([BLOCK_H, BLOCK_OW], float("-inf"), tl.float32)
         for kw in tl.static_range(KW):
             col = ow * SW - PW + kw * DW
             col_ok = (col >= 0) & (col < W)
             index = tl.broadcast_to(tl.where(col_ok, col, 0)[None, :], [BLOCK_H, BLOCK_OW])
-            out = _take(out, tl.where(col_ok[None, :], tl.gather(acc, index, 1), float("-inf")), 0)
+            out = _kev_pool_take(out, tl.where(col_ok[None, :], tl.gather(acc, index, 1), float("-inf")), 0)
         at = nc.to(tl.int64) * OD * OH * OW + ((od * OH + oh).to(tl.int64) * OW)[:, None] + ow[None, :]
         tl.store(Y + at, out, mask=((oh < OH) & (od < OD))[:, None] & (ow < OW)[None, :])
 
