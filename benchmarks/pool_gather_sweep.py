@@ -2,7 +2,8 @@
 
 Times, on the GPU it runs on, the pooling family's `_kev_pool_gather` (`kernelevo/variation/seeding/families/
 pool_kernels.py`; the recorded sweep ran it as first written here, the same operations without its comments) over
-block heights and warps against eager, torch.compile and the archived best, at the suite's maxpool3d and maxpool2d
+block heights and warps against eager, torch.compile and the archived best (when the sweep was recorded, the
+tuned inductor kernel at 0.1946 ms; the archive now holds the gather kernel), at the suite's maxpool3d and maxpool2d
 sizes: which launch the family's `gather` seed starts from. triton.testing.do_bench (the L2 cleared before each
 run), median ms.
 
@@ -25,6 +26,14 @@ import triton
 import triton.language as tl
 
 
+def _module(path: Path | str, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _family_kernels() -> Any:
     """The pooling family's kernels (source text, as its seeds carry them) made a module: Triton's JIT reads a
     kernel's source from its file."""
@@ -32,23 +41,24 @@ def _family_kernels() -> Any:
 
     path = Path(tempfile.mkdtemp()) / "kev_pool_kernels.py"
     path.write_text("import triton\nimport triton.language as tl\n" + KERNELS)
-    spec = importlib.util.spec_from_file_location("kev_pool_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _module(path, "kev_pool_kernels")
 
 
 _FAMILY = _family_kernels()
 _kev_pool_gather, _kev_pool_take = _FAMILY._kev_pool_gather, _FAMILY._kev_pool_take
 
 
-def pool(x, k, s, p, dl, block_h, warps):
-    """x: N, C, D, H, W; k, s, p, dl: (d, h, w) triples."""
-    n, c, d, h, w = x.shape
+def _output(x, k, s, p, dl):
+    """x: N, C, D, H, W; k, s, p, dl: (d, h, w) triples. The pool's output, empty, and its (OD, OH, OW)."""
+    n, c, *sizes = x.shape
     od, oh, ow = ((i + 2 * pp - dd * (kk - 1) - 1) // ss + 1
-                  for i, kk, ss, pp, dd in zip((d, h, w), k, s, p, dl, strict=True))
-    y = torch.empty(n, c, od, oh, ow, device=x.device, dtype=x.dtype)
+                  for i, kk, ss, pp, dd in zip(sizes, k, s, p, dl, strict=True))
+    return torch.empty(n, c, od, oh, ow, device=x.device, dtype=x.dtype), (od, oh, ow)
+
+
+def pool(x, k, s, p, dl, block_h, warps):
+    n, c, d, h, w = x.shape
+    y, (od, oh, ow) = _output(x, k, s, p, dl)
     bw, bow = triton.next_power_of_2(w), triton.next_power_of_2(ow)
     grid = (n * c * od, triton.cdiv(oh, block_h))
     _kev_pool_gather[grid](x, y, d, h, w, od, oh, ow, op=0, KD=k[0], KH=k[1], KW=k[2], SD=s[0], SH=s[1], SW=s[2],
@@ -72,7 +82,8 @@ def _pool_gather_depths(X, Y, D, H, W, OD, OH, OW, KD: tl.constexpr, KH: tl.cons
     ow = tl.arange(0, BLOCK_OW)
     base = nc.to(tl.int64) * D * H * W
     for j in tl.static_range(BLOCK_D):
-        od = (plane % depth_blocks) * BLOCK_D + j + tl.zeros([BLOCK_H], tl.int32)  # a vector: see the pool's
+        # a vector: Triton's interpreter turns a scalar mask and'd into a vector one into int32, which loads refuse
+        od = (plane % depth_blocks) * BLOCK_D + j + tl.zeros([BLOCK_H], tl.int32)
         acc = tl.full([BLOCK_H, BLOCK_W], float("-inf"), tl.float32)
         for kd in tl.static_range(KD):
             i_d = od * SD - PD + kd * DD
@@ -95,9 +106,7 @@ def _pool_gather_depths(X, Y, D, H, W, OD, OH, OW, KD: tl.constexpr, KH: tl.cons
 
 def pool_depths(x, k, s, p, dl, block_d, block_h, warps):
     n, c, d, h, w = x.shape
-    od, oh, ow = ((i + 2 * pp - dd * (kk - 1) - 1) // ss + 1
-                  for i, kk, ss, pp, dd in zip((d, h, w), k, s, p, dl, strict=True))
-    y = torch.empty(n, c, od, oh, ow, device=x.device, dtype=x.dtype)
+    y, (od, oh, ow) = _output(x, k, s, p, dl)
     grid = (n * c * triton.cdiv(od, block_d), triton.cdiv(oh, block_h))
     _pool_gather_depths[grid](x, y, d, h, w, od, oh, ow, KD=k[0], KH=k[1], KW=k[2], SD=s[0], SH=s[1], SW=s[2],
                               PD=p[0], PH=p[1], PW=p[2], DD=dl[0], DH=dl[1], DW=dl[2], BLOCK_D=block_d,
@@ -128,13 +137,6 @@ def depths_sweep(out: str) -> None:
         json.dump(report, f, indent=1)
 
 
-def _best(path):
-    spec = importlib.util.spec_from_file_location("best", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.ModelNew
-
-
 def main() -> None:
     from triton.testing import do_bench
 
@@ -157,7 +159,7 @@ def main() -> None:
         compiled()
         row = {"eager": do_bench(eager, rep=300), "compile": do_bench(compiled, rep=300), "gather": {}}
         if best:
-            model = _best(best)(*init).cuda()
+            model = _module(best, "best").ModelNew(*init).cuda()
             assert torch.equal(model(x), ref)
             row["archived best"] = do_bench(partial(model, x), rep=300)
         for bh in (1, 2, 4, 8, 16, 32):
