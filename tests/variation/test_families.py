@@ -55,7 +55,7 @@ EXPECTED = {
     "triplet_margin_loss": ("losses", ["persistent", "tiles"]),
     "cross_entropy": ("losses", ["persistent", "tiles", "resident"]),  # a gather by labels, one of them ignored
     "weighted_mse_cols": ("losses", ["persistent", "tiles"]),  # a weight per column
-    "maxpool1d": ("pool", ["tiles", "rows"]),  # a 2-D pool between unsqueeze and squeeze, a NaN
+    "maxpool1d": ("pool", ["tiles", "rows", "vectors"]),  # a 2-D pool between unsqueeze and squeeze, a NaN
     "maxpool2d": ("pool", ["tiles", "gather"]),  # a NaN in the input
     "maxpool3d": ("pool", ["tiles", "gather"]),
     "avgpool2d": ("pool", ["tiles", "blocked", "gather"]),  # windows side by side, their size from init
@@ -254,3 +254,36 @@ def test_on_a_gpu_every_family_seed_of_a_suite_spec_is_correct(spec: str) -> Non
             indent=2))
     assert all(r.correct and r.kernel and not r.kernel.interpreted for r in results.values()), \
         {s: (r.error, r.message) for s, r in results.items()}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("launch", ["block, warps = 512, 4", "block, warps = 128, 1", "block, warps = 1024, 2"])
+def test_on_a_gpu_the_vectors_pool_matches_torch_for_other_windows_paddings_and_rows(launch: str,
+                                                                                      tmp_path: Path) -> None:
+    """The vectors seed's model with other windows, paddings (a first vector before the window's start),
+    dilations and row lengths (some not a multiple of 16, and a window over 8 vectors: the rows kernel), NaN
+    inputs among them, against torch's max_pool1d; small blocks put most programs at a row's ends."""
+    import importlib.util
+
+    import torch
+    import torch.nn.functional as F
+
+    source = dict(_seeds("maxpool1d"))["maxpool1d-family-pool-vectors"]
+    assert "block, warps = 512, 4\n" in source
+    path = tmp_path / "vectors.py"
+    path.write_text(source.replace("block, warps = 512, 4\n", launch + "\n"))
+    spec = importlib.util.spec_from_file_location("vectors_seed", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    model = module.ModelNew()
+    for kernel, padding, dilation in [(8, 4, 3), (8, 3, 3), (4, 2, 1), (3, 1, 2), (10, 5, 3)]:
+        for length in (4096, 4100, 1040):
+            x = torch.randn(3, 5, length, device="cuda")
+            x[..., ::97] = float("nan")
+            model.window, model.padding, model.dilation = (1, 1, kernel), (0, 0, padding), (1, 1, dilation)
+            got = model(x)
+            want = F.max_pool1d(x, kernel, 1, padding, dilation)
+            case = (kernel, padding, dilation, length)
+            assert got.shape == want.shape, case
+            assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.nan_to_num(), want.nan_to_num()), case

@@ -21,6 +21,10 @@ it, through L1 or L2 at best (a 4 x 4 window: 16 reads). Here:
   so the SMs' issue rate, not the DRAM, limits it (inductor's kernel: 8 masked loads, an index division
   and NaN-aware compares per output at 87% of the issue rate and half the DRAM's); away from the row's
   ends the loads are unmasked at constant offsets and a max is one instruction;
+- ``vectors`` (a 1-D pool of stride 1, on CUDA): 4 consecutive outputs a thread. The inputs their windows span
+  are a few aligned 16-byte loads, and inline PTX takes each output's taps from those registers: a window of 8
+  dilated by 3 makes 7 vector loads per 4 outputs, where ``rows`` makes 32 scalar ones (its taps' offsets are
+  unaligned). Elsewhere (the interpreter, another stride, a row not a multiple of 16) it runs ``rows``;
 - ``gather`` (a 2-D or 3-D pool over rows of at most ``GATHER_MAX_W`` elements): a program per block of whole
   output rows. A window's maximum is the maximum over its W taps of the maximum over its (D, H) taps, so each
   (D, H) tap is one contiguous load of whole input rows folded into one accumulator, and each W tap a gather of
@@ -79,6 +83,8 @@ class PoolFamily:
         variants = ["tiles", "blocked"] if plan.blocked else ["tiles"]
         if plan.unsqueeze is not None:
             variants.append("rows")
+            if plan.stride[-1] == "1" or plan.stride[-1].startswith("init"):  # a literal stride of 1, or maybe 1
+                variants.append("vectors")
         elif _pow2(plan.in_w) <= GATHER_MAX_W:
             variants.append("gather")
         return [FamilySeed(v, _source(plan, graph, v)) for v in variants]
@@ -208,6 +214,21 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   "grid = (planes * triton.cdiv(ow, block),)",
                   f"_kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "
                   "num_warps=4)"]
+    elif variant == "vectors":  # a 1-D pool: (kd, kh) = (1, 1), od = oh = 1
+        # blocks of 512 outputs, 4 warps: a search's best on an H200, as its evaluator timed it (maxpool1d 0.298 ms;
+        # blocks of 1,024 and one warp, the do_bench sweep's best at 0.283 ms, timed 0.333 there; rows' best 0.360),
+        # benchmarks/results/pool1d_vector_sweep-h200.json, suite_search-s55a-h200.json
+        lines += ["block, warps = 512, 4",
+                  "lead = -pw % 4  # the first vector starts at a multiple of 4 elements before the first window",
+                  "vectors = (lead + dw * (kw - 1) + 3) // 4 + 1",
+                  "grid = (planes * triton.cdiv(ow, block),)",
+                  "if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and vectors <= 8 "
+                  "and x.dtype in (torch.float32, torch.float16, torch.bfloat16) and block >= 128 * warps):",
+                  f"    _kev_pool_vectors[grid](x, y, w, ow, op={op}, KW=kw, PW=pw, DW=dw, LEAD=lead, VECTORS=vectors, "
+                  f"TAPS=_kev_pool_taps_asm({op}, kw, dw, lead), BLOCK=block, num_warps=warps)",
+                  "else:  # inline PTX runs on CUDA only, 4 aligned elements a thread: otherwise the rows kernel",
+                  f"    _kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "
+                  "num_warps=4)"]
     elif variant == "gather":
         # rows of about 1,024 elements a program, a warp per row at most (so that a gather stays within a warp):
         # maxpool3d's best on an H200 (16 rows of 64, 8 warps: 0.163 ms; 8 rows, 4 warps 0.171; 4 rows, 8 warps
@@ -234,6 +255,8 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
 _DOCS = {"tiles": "a program per tile of outputs, its windows' shifted loads of one input region hitting L1",
          "rows": "a program per run of a row's outputs, unmasked loads at constant offsets away from the row's ends",
          "gather": "a program per block of whole rows, each (D, H) tap one load of the rows, each W tap a gather",
+         "vectors": "4 outputs a thread from aligned vector loads of the inputs their windows span, each tap picked "
+                    "from registers by inline PTX",
          "blocked": "windows that tile the input, a program's windows loaded as one tile, each element once"}
 
 

@@ -103,6 +103,78 @@ def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.const
         tl.store(y_row, acc, mask=ow < OW)
 
 
+def _kev_pool_taps_asm(op, kw, dw, lead):
+    """The PTX that makes 4 consecutive outputs ($0 to $3) of a stride-1 1-D pool from the aligned 4-vectors of
+    input their windows span (8 of them, $4 to $35, in order: operand 4 + r holds the input r elements after
+    the first vector's start): output i's tap k is input ``lead + i + dw * k``. A maximum is ``max.NaN`` (NaN
+    propagating, as torch's max pooling); an average's sum is divided by the caller. Host code: the taps are
+    the window's, read from the model at run time, and inline PTX is a constexpr string."""
+    combine = "max.NaN.f32" if op == 0 else "add.f32"
+    lines = []
+    for i in range(4):
+        taps = [4 + lead + i + dw * k for k in range(kw)]
+        lines.append(f"mov.b32 ${i}, ${taps[0]};")
+        lines += [f"{combine} ${i}, ${i}, ${t};" for t in taps[1:]]
+    return " ".join(lines)  # one line: each instruction ends with its ";"
+
+
+@triton.jit
+def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.constexpr, DW: tl.constexpr,
+                      LEAD: tl.constexpr, VECTORS: tl.constexpr, TAPS: tl.constexpr, BLOCK: tl.constexpr):
+    """A stride-1 1-D pool from aligned vector loads, its taps picked from registers: BLOCK outputs of one row
+    per program, 4 consecutive ones a thread. The inputs those 4 windows span are VECTORS aligned 16-byte loads
+    (the block's input from LEAD + PW before its first output, shifted by 0, 4, 8, ... elements), and TAPS
+    (:func:`_kev_pool_taps_asm`) takes each output's KW taps from their registers: with a window of 8 dilated
+    by 3, 7 vector loads per 4 outputs where ``_kev_pool_rows`` makes 32 scalar ones (its offsets are
+    unaligned), which the SMs' issue rate held at 70% of the read floor. The host launches it on CUDA only
+    (inline PTX), for a row of a multiple of 16 elements (so that each thread's 4 elements are consecutive and
+    aligned) and a window spanning at most 8 vectors; the programs at a row's ends take the masked path."""
+    blocks = tl.cdiv(OW, BLOCK)
+    pid = tl.program_id(0)
+    plane = pid // blocks
+    first = (pid % blocks) * BLOCK
+    j = tl.arange(0, BLOCK)
+    x_row = X + plane.to(tl.int64) * W
+    y_row = Y + plane.to(tl.int64) * OW
+    start = first - PW - LEAD
+    inside = (start >= 0) & (start + 4 * VECTORS + BLOCK <= W) & (first + BLOCK <= OW)
+    if inside:
+        at = x_row + start + j
+        v0 = tl.load(at).to(tl.float32)
+        v1, v2, v3, v4, v5, v6, v7 = v0, v0, v0, v0, v0, v0, v0  # beyond VECTORS: operands TAPS never names
+        if VECTORS > 1:
+            v1 = tl.load(at + 4).to(tl.float32)
+        if VECTORS > 2:
+            v2 = tl.load(at + 8).to(tl.float32)
+        if VECTORS > 3:
+            v3 = tl.load(at + 12).to(tl.float32)
+        if VECTORS > 4:
+            v4 = tl.load(at + 16).to(tl.float32)
+        if VECTORS > 5:
+            v5 = tl.load(at + 20).to(tl.float32)
+        if VECTORS > 6:
+            v6 = tl.load(at + 24).to(tl.float32)
+        if VECTORS > 7:
+            v7 = tl.load(at + 28).to(tl.float32)
+        acc = tl.inline_asm_elementwise(  # 4 outputs, 8 vectors of 4 inputs
+            TAPS, "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r",
+            [v0, v1, v2, v3, v4, v5, v6, v7], dtype=tl.float32, is_pure=True, pack=4)
+        if op == 1:
+            acc = acc / KW
+        tl.store(y_row + first + j, acc)
+    else:
+        ow = first + j
+        acc = tl.full([BLOCK], float("-inf") if op == 0 else 0.0, tl.float32)
+        for kw in tl.static_range(KW):
+            iw = ow - PW + kw * DW
+            mask = (iw >= 0) & (iw < W) & (ow < OW)
+            v = tl.load(x_row + iw, mask=mask, other=float("-inf") if op == 0 else 0.0).to(tl.float32)
+            acc = _kev_pool_take(acc, v, op)
+        if op == 1:
+            acc = acc / KW
+        tl.store(y_row + ow, acc, mask=ow < OW)
+
+
 @triton.jit
 def _kev_pool_blocked(X, Y, D, H, W, OD, OH, OW, op: tl.constexpr, KD: tl.constexpr, KH: tl.constexpr,
                       KW: tl.constexpr, KHP: tl.constexpr, KWP: tl.constexpr, BLOCK_H: tl.constexpr,
