@@ -1,15 +1,18 @@
 """Experiment (issue 37): a 1-D max pool from aligned vector loads, its taps picked from registers.
 
 maxpool1d (window 8, stride 1, padding 4, dilation 3, over 32 x 128 x 32,768 fp32) stands at 70% of its floor,
-held by the SMs' issue rate: the best kernel (`archives/h200/maxpool1d/best.py`) makes 8 scalar loads per output,
+held by the SMs' issue rate: its best kernel when the sweep was recorded (the family's `rows`, tuned; the archive
+now holds the kernel below) made 8 scalar loads per output,
 each tap's offset (3k - 4) being unaligned. Here each thread holds 4 consecutive outputs: the 25 inputs their
 windows span are 7 aligned 16-byte loads (the block's input shifted by 0, 4, ..., 24 elements), and one inline
 PTX block per 4 outputs takes each output's 8 taps from those 28 registers (operand 4 + r holds the input r
 elements after the first window's start) with `max.NaN.f32`: 7 vector loads and 28 maxima per 4 outputs, where
 the best makes 32 loads and 28 maxima. Programs at a row's ends take the masked path.
 
-Times it over blocks and warps against eager, torch.compile and the archived best, each checked against eager
-first (NaN inputs included); triton.testing.do_bench (L2 cleared), median ms.
+Times the pooling family's `_kev_pool_vectors` and `_kev_pool_taps_asm` (`kernelevo/variation/seeding/families/
+pool_kernels.py`; the recorded sweep ran them as first written here: the same loads, 7 vectors instead of up to
+8, the maxima without a first `mov`) over blocks and warps against eager, torch.compile and the archived best,
+each checked against eager first (NaN inputs included); triton.testing.do_bench (L2 cleared), median ms.
 
     python benchmarks/pool1d_vector_sweep.py OUT.json
 """
@@ -19,57 +22,34 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import torch
 import triton
-import triton.language as tl
 
 KW, DW, PW = 8, 3, 4  # the suite's maxpool1d (stride 1)
-VECTORS = (3 + (KW - 1) * DW) // 4 + 1  # aligned 4-vectors the 4 windows of a thread span: 7
 
 
-def _max_asm() -> str:
-    """PTX for 4 outputs ($0-$3) from VECTORS x 4 inputs ($4...): output i's tap k is input i + DW * k."""
-    lines = []
-    for i in range(4):
-        taps = [4 + i + DW * k for k in range(KW)]
-        lines.append(f"max.NaN.f32 ${i}, ${taps[0]}, ${taps[1]};")
-        lines += [f"max.NaN.f32 ${i}, ${i}, ${t};" for t in taps[2:]]
-    return "\n".join(lines)
+def _family_kernels() -> Any:
+    """The pooling family's kernels (source text, as its seeds carry them) made a module: Triton's JIT reads a
+    kernel's source from its file."""
+    from kernelevo.variation.seeding.families.pool_kernels import KERNELS
+
+    path = Path(tempfile.mkdtemp()) / "kev_pool_kernels.py"
+    path.write_text("import triton\nimport triton.language as tl\n" + KERNELS)
+    spec = importlib.util.spec_from_file_location("kev_pool_kernels", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-MAX_ASM = _max_asm()
-CONSTRAINTS = ",".join(["=r"] * 4 + ["r"] * (4 * VECTORS))
-
-
-@triton.jit
-def pool1d_vector(X, Y, W, OW, ASM: tl.constexpr, CONSTRAINTS: tl.constexpr, BLOCK: tl.constexpr):
-    blocks = tl.cdiv(OW, BLOCK)
-    pid = tl.program_id(0)
-    plane = pid // blocks
-    first = (pid % blocks) * BLOCK
-    j = tl.arange(0, BLOCK)
-    x_row = X + plane.to(tl.int64) * W
-    y_row = Y + plane.to(tl.int64) * OW
-    inside = (first >= 4) & (first - 4 + 28 + BLOCK <= W) & (first + BLOCK <= OW)
-    if inside:
-        at = x_row + first - 4 + j
-        out = tl.inline_asm_elementwise(
-            ASM, CONSTRAINTS,
-            [tl.load(at), tl.load(at + 4), tl.load(at + 8), tl.load(at + 12), tl.load(at + 16), tl.load(at + 20),
-             tl.load(at + 24)],
-            dtype=tl.float32, is_pure=True, pack=4)
-        tl.store(y_row + first + j, out)
-    else:
-        ow = first + j
-        acc = tl.full([BLOCK], float("-inf"), tl.float32)
-        for kw in tl.static_range(8):
-            iw = ow - 4 + kw * 3
-            v = tl.load(x_row + iw, mask=(iw >= 0) & (iw < W) & (ow < OW), other=float("-inf"))
-            acc = tl.maximum(acc, v, propagate_nan=tl.PropagateNan.ALL)
-        tl.store(y_row + ow, acc, mask=ow < OW)
+_FAMILY = _family_kernels()
+LEAD = -PW % 4
+VECTORS = (LEAD + DW * (KW - 1) + 3) // 4 + 1
+TAPS = _FAMILY._kev_pool_taps_asm(0, KW, DW, LEAD)
 
 
 def pool(x: torch.Tensor, block: int, warps: int) -> torch.Tensor:
@@ -77,8 +57,8 @@ def pool(x: torch.Tensor, block: int, warps: int) -> torch.Tensor:
     ow = w + 2 * PW - DW * (KW - 1)
     planes = x.numel() // w
     y = torch.empty(*x.shape[:-1], ow, device=x.device, dtype=x.dtype)
-    pool1d_vector[(planes * triton.cdiv(ow, block),)](x, y, w, ow, ASM=MAX_ASM, CONSTRAINTS=CONSTRAINTS, BLOCK=block,
-                                                      num_warps=warps)
+    _FAMILY._kev_pool_vectors[(planes * triton.cdiv(ow, block),)](
+        x, y, w, ow, op=0, KW=KW, PW=PW, DW=DW, LEAD=LEAD, VECTORS=VECTORS, TAPS=TAPS, BLOCK=block, num_warps=warps)
     return y
 
 
