@@ -15,16 +15,15 @@ cleared before each run), median ms. The report is rewritten after each spec.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-import tempfile
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import torch
 import triton
+from kernel_text import kernels_module
 
 SYNC_KERNEL = '''
 @triton.jit
@@ -99,17 +98,10 @@ def _kev_norm_sync(X, Y, W, B, PARTIALS, COUNT, M, INNER, ROW_STRIDE, SEG_STRIDE
 
 
 def _family_kernels() -> Any:
-    """The normalization family's kernels (source text, as its seeds carry them) and the one above, made a
-    module: Triton's JIT reads a kernel's source from its file."""
+    """The normalization family's kernels and the one above, as a module."""
     from kernelevo.variation.seeding.families.norm_kernels import KERNELS
 
-    path = Path(tempfile.mkdtemp()) / "kev_norm_kernels.py"
-    path.write_text("import triton\nimport triton.language as tl\n" + KERNELS + SYNC_KERNEL)
-    spec = importlib.util.spec_from_file_location("kev_norm_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return kernels_module(KERNELS + SYNC_KERNEL, "kev_norm_kernels")
 
 
 _kev_norm_sync = _family_kernels()._kev_norm_sync

@@ -1,13 +1,13 @@
 """Experiment (issue 37): a 1-D max pool from aligned vector loads, its taps picked from registers.
 
-maxpool1d (window 8, stride 1, padding 4, dilation 3, over 32 x 128 x 32,768 fp32) stands at 70% of its floor,
-held by the SMs' issue rate: its best kernel when the sweep was recorded (the family's `rows`, tuned; the archive
-now holds the kernel below) made 8 scalar loads per output,
-each tap's offset (3k - 4) being unaligned. Here each thread holds 4 consecutive outputs: the 25 inputs their
-windows span are 7 aligned 16-byte loads (the block's input shifted by 0, 4, ..., 24 elements), and one inline
-PTX block per 4 outputs takes each output's 8 taps from those 28 registers (operand 4 + r holds the input r
-elements after the first window's start) with `max.NaN.f32`: 7 vector loads and 28 maxima per 4 outputs, where
-the best makes 32 loads and 28 maxima. Programs at a row's ends take the masked path.
+maxpool1d (window 8, stride 1, padding 4, dilation 3, over 32 x 128 x 32,768 fp32) stands at 70% of its floor, held
+by the SMs' issue rate: its best kernel when the sweep was recorded (the family's `rows`, tuned; the archive now
+holds the kernel below) made 8 scalar loads per output, each tap's offset (3k - 4) being unaligned. Here each thread
+holds 4 consecutive outputs: the 25 inputs their windows span are 7 aligned 16-byte loads (the block's input shifted
+by 0, 4, ..., 24 elements), and one inline PTX block per 4 outputs takes each output's 8 taps from those 28
+registers (operand 4 + r holds the input r elements after the first vector's start) with `max.NaN.f32`: 7 vector
+loads and 28 maxima per 4 outputs, where the best makes 32 loads and 28 maxima. Programs at a row's ends take the
+masked path.
 
 Times the pooling family's `_kev_pool_vectors` and `_kev_pool_taps_asm` (`kernelevo/variation/seeding/families/
 pool_kernels.py`; the recorded sweep ran them as first written here: the same loads, 7 vectors instead of up to
@@ -19,31 +19,22 @@ each checked against eager first (NaN inputs included); triton.testing.do_bench 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import torch
 import triton
+from kernel_text import kernels_module, load_module
 
 KW, DW, PW = 8, 3, 4  # the suite's maxpool1d (stride 1)
 
 
 def _family_kernels() -> Any:
-    """The pooling family's kernels (source text, as its seeds carry them) made a module: Triton's JIT reads a
-    kernel's source from its file."""
     from kernelevo.variation.seeding.families.pool_kernels import KERNELS
 
-    path = Path(tempfile.mkdtemp()) / "kev_pool_kernels.py"
-    path.write_text("import triton\nimport triton.language as tl\n" + KERNELS)
-    spec = importlib.util.spec_from_file_location("kev_pool_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return kernels_module(KERNELS, "kev_pool_kernels")
 
 
 _FAMILY = _family_kernels()
@@ -64,11 +55,7 @@ def pool(x: torch.Tensor, block: int, warps: int) -> torch.Tensor:
 
 def _archived_best() -> Any:
     path = Path(__file__).resolve().parents[1] / "archives" / "h200" / "maxpool1d" / "best.py"
-    spec = importlib.util.spec_from_file_location("maxpool1d_best", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.ModelNew()
+    return load_module(path, "maxpool1d_best").ModelNew()
 
 
 def main() -> None:
@@ -84,7 +71,7 @@ def main() -> None:
     copy = torch.empty_like(x)
     report: dict[str, Any] = {
         "gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
-        "read_ms": bench(lambda: x.sum(), return_mode="median"),  # the input read once (the output is 1/1)
+        "read_ms": bench(lambda: x.sum(), return_mode="median"),  # the input read once, nothing written
         "copy_ms": bench(lambda: copy.copy_(x), return_mode="median"),
         "eager_ms": bench(lambda: eager(x), return_mode="median"),
         "compile_ms": bench(lambda: compiled(x), return_mode="median"), "vector": {}}

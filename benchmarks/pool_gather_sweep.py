@@ -13,35 +13,21 @@ run), median ms.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-import tempfile
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import torch
 import triton
 import triton.language as tl
-
-
-def _module(path: Path | str, name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from kernel_text import kernels_module, load_module
 
 
 def _family_kernels() -> Any:
-    """The pooling family's kernels (source text, as its seeds carry them) made a module: Triton's JIT reads a
-    kernel's source from its file."""
     from kernelevo.variation.seeding.families.pool_kernels import KERNELS
 
-    path = Path(tempfile.mkdtemp()) / "kev_pool_kernels.py"
-    path.write_text("import triton\nimport triton.language as tl\n" + KERNELS)
-    return _module(path, "kev_pool_kernels")
+    return kernels_module(KERNELS, "kev_pool_kernels")
 
 
 _FAMILY = _family_kernels()
@@ -159,7 +145,7 @@ def main() -> None:
         compiled()
         row = {"eager": do_bench(eager, rep=300), "compile": do_bench(compiled, rep=300), "gather": {}}
         if best:
-            model = _module(best, "best").ModelNew(*init).cuda()
+            model = load_module(best, "best").ModelNew(*init).cuda()
             assert torch.equal(model(x), ref)
             row["archived best"] = do_bench(partial(model, x), rep=300)
         for bh in (1, 2, 4, 8, 16, 32):
