@@ -262,7 +262,8 @@ def test_on_a_gpu_the_vectors_pool_matches_torch_for_other_windows_paddings_and_
                                                                                       tmp_path: Path) -> None:
     """The vectors seed's model with other windows, paddings (a first vector before the window's start),
     dilations and row lengths (some not a multiple of 16, and a window over 8 vectors: the rows kernel), NaN
-    inputs among them, against torch's max_pool1d; small blocks put most programs at a row's ends."""
+    inputs among them, against torch's max_pool1d; small blocks put most programs at a row's ends. Which kernel
+    each case launched is checked too: a host that always fell back to rows would pass the comparisons."""
     import importlib.util
 
     import torch
@@ -277,13 +278,24 @@ def test_on_a_gpu_the_vectors_pool_matches_torch_for_other_windows_paddings_and_
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     model = module.ModelNew()
+    vectors, launched = module._kev_pool_vectors, []
+
+    class Counted:  # the host's `_kev_pool_vectors[grid](...)`, each launch noted
+        def __getitem__(self, grid: tuple[int]) -> object:
+            launched.append(grid)
+            return vectors[grid]
+
+    module._kev_pool_vectors = Counted()
     for kernel, padding, dilation in [(8, 4, 3), (8, 3, 3), (4, 2, 1), (3, 1, 2), (10, 5, 3)]:
         for length in (4096, 4100, 1040):
             x = torch.randn(3, 5, length, device="cuda")
             x[..., ::97] = float("nan")
             model.window, model.padding, model.dilation = (1, 1, kernel), (0, 0, padding), (1, 1, dilation)
+            launched.clear()
             got = model(x)
             want = F.max_pool1d(x, kernel, 1, padding, dilation)
             case = (kernel, padding, dilation, length)
+            # a window of 10 dilated by 3 spans 9 vectors, and a row of 4,100 is no multiple of 16: rows
+            assert bool(launched) == (kernel != 10 and length % 16 == 0), case
             assert got.shape == want.shape, case
             assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.nan_to_num(), want.nan_to_num()), case
