@@ -13,6 +13,9 @@ Times the pooling family's `_kev_pool_vectors` and `_kev_pool_taps_asm` (`kernel
 pool_kernels.py`; the recorded sweep ran them as first written here: the same loads, 7 vectors instead of up to
 8, the maxima without a first `mov`) over blocks and warps against eager, torch.compile and the archived best,
 each checked against eager first (NaN inputs included); triton.testing.do_bench (L2 cleared), median ms.
+`results/pool1d_vector_sweep-h200.json` is that first form's; `pool1d_vector_sweep-aligned-stores-h200.json` the
+family's form now, which also stores each thread's 4 outputs as one aligned vector (a row's blocks start where
+the output is aligned, `benchmarks/results/pool_cache_hints-h200.json`'s probe).
 
     python benchmarks/pool1d_vector_sweep.py OUT.json
 """
@@ -38,18 +41,19 @@ def _family_kernels() -> Any:
 
 
 _FAMILY = _family_kernels()
-LEAD = -PW % 4
-VECTORS = (LEAD + DW * (KW - 1) + 3) // 4 + 1
-TAPS = _FAMILY._kev_pool_taps_asm(0, KW, DW, LEAD)
+VECTORS = (3 + DW * (KW - 1) + 3) // 4 + 1
+TAPS = {f"TAPS{lead}": _FAMILY._kev_pool_taps_asm(0, KW, DW, lead) for lead in range(4)}
 
 
-def pool(x: torch.Tensor, block: int, warps: int) -> torch.Tensor:
+def pool(x: torch.Tensor, block: int, warps: int, align: int = 4, row: int | None = None) -> torch.Tensor:
+    """``align``: the outputs a row's blocks are aligned to; ``row``: output rows that long (a probe of aligned
+    rows, not the spec's layout)."""
     w = x.shape[-1]
-    ow = w + 2 * PW - DW * (KW - 1)
+    ow = row or w + 2 * PW - DW * (KW - 1)
     planes = x.numel() // w
     y = torch.empty(*x.shape[:-1], ow, device=x.device, dtype=x.dtype)
-    _FAMILY._kev_pool_vectors[(planes * triton.cdiv(ow, block),)](
-        x, y, w, ow, op=0, KW=KW, PW=PW, DW=DW, LEAD=LEAD, VECTORS=VECTORS, TAPS=TAPS, BLOCK=block, num_warps=warps)
+    _FAMILY._kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](
+        x, y, w, ow, op=0, KW=KW, PW=PW, DW=DW, VECTORS=VECTORS, **TAPS, ALIGN=align, BLOCK=block, num_warps=warps)
     return y
 
 
@@ -77,16 +81,21 @@ def main() -> None:
         "compile_ms": bench(lambda: compiled(x), return_mode="median"), "vector": {}}
     assert torch.equal(best(x).isnan(), want.isnan())
     report["archived_best_ms"] = bench(lambda: best(x), return_mode="median")
-    for block in (256, 512, 1024, 2048, 4096):
-        for warps in (1, 2, 4, 8, 16):
-            if not 4 <= block // (32 * warps) <= 64:
-                continue
-            got = pool(x, block, warps)
-            right = torch.equal(got.isnan(), want.isnan()) and torch.equal(got.nan_to_num(), want.nan_to_num())
-            key = f"{block}x{warps}"
-            report["vector"][key] = (bench(lambda b=block, w=warps: pool(x, b, w), return_mode="median")
-                                     if right else "wrong output")
-            print(key, report["vector"][key], flush=True)
+    for block in (256, 512, 1024, 2048):
+        for warps in (1, 2, 4, 8):
+            for align in (4, 32, 128):
+                if not 4 <= block // (32 * warps) <= 32 or align > block:
+                    continue
+                got = pool(x, block, warps, align)
+                right = torch.equal(got.isnan(), want.isnan()) and torch.equal(got.nan_to_num(), want.nan_to_num())
+                key = f"{block}x{warps} align {align}"
+                report["vector"][key] = (bench(lambda b=block, w=warps, a=align: pool(x, b, w, a),
+                                               return_mode="median") if right else "wrong output")
+                print(key, report["vector"][key], flush=True)
+    # a probe: rows of 32,768 outputs (each row aligned), the spec's 32,755 written into longer rows
+    report["aligned_rows_probe"] = {f"{b}x{w}": bench(lambda b=b, w=w: pool(x, b, w, 4, 32768), return_mode="median")
+                                    for b, w in ((512, 4), (1024, 2), (512, 2))}
+    print(report["aligned_rows_probe"], flush=True)
     timed = {k: v for k, v in report["vector"].items() if isinstance(v, float)}
     if timed:
         report["vector_best"] = min((v, k) for k, v in timed.items())

@@ -3,10 +3,10 @@
 # spec: "maxpool1d"
 # spec sha256: "3e17e6b432b06528635366c29b64b0d4e542c6f2b542388fc9631cc5a3d572f4"
 # hardware: "h200"
-# made: "2026-11-29T09:36:16+00:00"
-# candidate: {"run": 1, "number": 81, "operator": "template", "model": null}
+# made: "2026-11-29T11:50:43+00:00"
+# candidate: {"run": 1, "number": 171, "operator": "template", "model": null}
 # measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
-# timings: "median 0.2981 ms (IQR 0.0007), 5.99x eager, 1.52x torch.compile, 84% of roofline (read)"
+# timings: "median 0.2953 ms (IQR 0.0008), 6.05x eager, 1.54x torch.compile, 85% of roofline (read)"
 # variants checked: ["small", "odd", "default"]
 
 import math
@@ -15,6 +15,10 @@ import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
+
+
+def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
+    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
 
 
 @triton.jit
@@ -26,6 +30,7 @@ def _kev_pool_take(acc, v, op: tl.constexpr):
     return acc + v
 
 
+@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=8, num_stages=5)], key=['W', 'OW', 'op', 'KW', 'SW', 'PW', 'DW', 'BLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.constexpr, PW: tl.constexpr,
                    DW: tl.constexpr, BLOCK: tl.constexpr):
@@ -80,26 +85,35 @@ def _kev_pool_taps_asm(op, kw, dw, lead):
 
 @triton.jit
 def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.constexpr, DW: tl.constexpr,
-                      LEAD: tl.constexpr, VECTORS: tl.constexpr, TAPS: tl.constexpr, BLOCK: tl.constexpr):
-    """A stride-1 1-D pool from aligned vector loads, its taps picked from registers: BLOCK outputs of one row
-    per program, 4 consecutive ones a thread. The inputs those 4 windows span are VECTORS aligned 16-byte loads
-    (the block's input from LEAD + PW before its first output, shifted by 0, 4, 8, ... elements), and TAPS
-    (:func:`_kev_pool_taps_asm`) takes each output's KW taps from their registers: with a window of 8 dilated
-    by 3, 7 vector loads per 4 outputs where ``_kev_pool_rows`` makes 32 scalar ones (its offsets are
-    unaligned), which the SMs' issue rate held at 70% of the read floor. The host launches it on CUDA only
-    (inline PTX), for a row of a multiple of 16 elements (so that each thread's 4 elements are consecutive and
-    aligned) and a window spanning at most 8 vectors; the programs at a row's ends take the masked path."""
-    blocks = tl.cdiv(OW, BLOCK)
+                      VECTORS: tl.constexpr, TAPS0: tl.constexpr, TAPS1: tl.constexpr, TAPS2: tl.constexpr,
+                      TAPS3: tl.constexpr, ALIGN: tl.constexpr, BLOCK: tl.constexpr):
+    """A stride-1 1-D pool from aligned vector loads and stores, its taps picked from registers: BLOCK outputs of
+    one row per program, 4 consecutive ones a thread, each thread's 4 outputs one aligned 16-byte store.
+
+    A row's outputs start at ``plane * OW`` in Y, which is aligned only where OW is a multiple of 4 (maxpool1d's
+    32,755 is not: its stores were scalar, and rows of 32,768 ran 15% faster, benchmarks/results/
+    pool_cache_hints-h200.json). So a row's blocks start ``skew`` (that start modulo ALIGN, a multiple of 4)
+    outputs early, and
+    the inputs the 4 windows of a thread span are VECTORS aligned 16-byte loads from ``lead`` + PW before its
+    first output (``lead`` in 0..3 makes the first load aligned; it depends on the row, so the 4 tap
+    pickings are constexprs, TAPSn for lead n, :func:`_kev_pool_taps_asm`): with a window of 8 dilated by 3,
+    7 vector loads, 28 maxima and one vector store per 4 outputs, where ``_kev_pool_rows`` makes 32 scalar
+    loads (its offsets are unaligned) and 4 scalar stores. The host launches it on CUDA only (inline PTX), for
+    a row of a multiple of 16 elements (each thread's 4 inputs aligned) and windows spanning at most 8 vectors;
+    the programs at a row's ends take the masked path."""
+    blocks = tl.cdiv(OW + ALIGN - 1, BLOCK)
     pid = tl.program_id(0)
     plane = pid // blocks
-    first = (pid % blocks) * BLOCK
+    y_start = plane.to(tl.int64) * OW
+    skew = (y_start % ALIGN).to(tl.int32)
+    first = (pid % blocks) * BLOCK - skew  # ALIGN-aligned in Y
+    lead = (4 - (skew + PW) % 4) % 4  # first - PW - lead: 4-aligned in the row
     j = tl.arange(0, BLOCK)
     x_row = X + plane.to(tl.int64) * W
-    y_row = Y + plane.to(tl.int64) * OW
-    start = first - PW - LEAD
-    inside = (start >= 0) & (start + 4 * VECTORS + BLOCK <= W) & (first + BLOCK <= OW)
+    start = first - PW - lead
+    inside = (first >= 0) & (first + BLOCK <= OW) & (start >= 0) & (start + 4 * VECTORS + BLOCK <= W)
     if inside:
-        at = x_row + start + j
+        at = x_row + tl.multiple_of(start, 4) + j
         v0 = tl.load(at).to(tl.float32)
         v1, v2, v3, v4, v5, v6, v7 = v0, v0, v0, v0, v0, v0, v0  # beyond VECTORS: operands TAPS never names
         if VECTORS > 1:
@@ -116,23 +130,37 @@ def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.co
             v6 = tl.load(at + 24).to(tl.float32)
         if VECTORS > 7:
             v7 = tl.load(at + 28).to(tl.float32)
-        acc = tl.inline_asm_elementwise(  # 4 outputs, 8 vectors of 4 inputs
-            TAPS, "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r",
-            [v0, v1, v2, v3, v4, v5, v6, v7], dtype=tl.float32, is_pure=True, pack=4)
+        # the same for every thread of the program: no divergence
+        if lead == 0:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS0)
+        elif lead == 1:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS1)
+        elif lead == 2:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS2)
+        else:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS3)
         if op == 1:
             acc = acc / KW
-        tl.store(y_row + first + j, acc)
+        tl.store(Y + tl.multiple_of(y_start + first, 4) + j, acc)
     else:
         ow = first + j
         acc = tl.full([BLOCK], float("-inf") if op == 0 else 0.0, tl.float32)
         for kw in tl.static_range(KW):
             iw = ow - PW + kw * DW
-            mask = (iw >= 0) & (iw < W) & (ow < OW)
+            mask = (iw >= 0) & (iw < W) & (ow >= 0) & (ow < OW)
             v = tl.load(x_row + iw, mask=mask, other=float("-inf") if op == 0 else 0.0).to(tl.float32)
             acc = _kev_pool_take(acc, v, op)
         if op == 1:
             acc = acc / KW
-        tl.store(y_row + ow, acc, mask=ow < OW)
+        tl.store(Y + y_start + ow, acc, mask=(ow >= 0) & (ow < OW))
+
+
+@triton.jit
+def _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS: tl.constexpr):
+    """4 outputs a thread from the 8 vectors of 4 inputs its windows span, by the inline PTX ``TAPS``."""
+    return tl.inline_asm_elementwise(
+        TAPS, "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r",
+        [v0, v1, v2, v3, v4, v5, v6, v7], dtype=tl.float32, is_pure=True, pack=4)
 
 
 
@@ -152,12 +180,11 @@ class ModelNew(nn.Module):
         od, oh, ow = ((i + 2 * p - dl * (k - 1) - 1) // s + 1 for i, p, dl, k, s in zip((d, h, w), (pd, ph, pw), (dd, dh, dw), (kd, kh, kw), (sd, sh, sw), strict=True))
         planes = math.prod(x.shape[:-2])
         y = torch.empty(tuple(x.shape[:-2]) + (od, oh, ow)[-2:], device=x.device, dtype=x.dtype)
-        block, warps = 512, 4
-        lead = -pw % 4  # the first vector starts at a multiple of 4 elements before the first window
-        vectors = (lead + dw * (kw - 1) + 3) // 4 + 1
-        grid = (planes * triton.cdiv(ow, block),)
-        if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and vectors <= 8 and x.dtype in (torch.float32, torch.float16, torch.bfloat16) and block >= 128 * warps):
-            _kev_pool_vectors[grid](x, y, w, ow, op=0, KW=kw, PW=pw, DW=dw, LEAD=lead, VECTORS=vectors, TAPS=_kev_pool_taps_asm(0, kw, dw, lead), BLOCK=block, num_warps=warps)
+        block, warps, align = 512, 4, 4
+        vectors = (3 + dw * (kw - 1) + 3) // 4 + 1  # 4 windows from the furthest lead (3) before them
+        if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0 and vectors <= 8 and x.dtype in (torch.float32, torch.float16, torch.bfloat16) and block >= 128 * warps and align % 4 == 0 and align <= block):
+            taps = [_kev_pool_taps_asm(0, kw, dw, lead) for lead in range(4)]
+            _kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](x, y, w, ow, op=0, KW=kw, PW=pw, DW=dw, VECTORS=vectors, TAPS0=taps[0], TAPS1=taps[1], TAPS2=taps[2], TAPS3=taps[3], ALIGN=align, BLOCK=block, num_warps=warps)
         else:  # inline PTX runs on CUDA only, 4 aligned elements a thread: otherwise the rows kernel
-            _kev_pool_rows[grid](x, y, w, ow, op=0, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, num_warps=2)
+            _kev_pool_rows[(planes * triton.cdiv(ow, block),)](x, y, w, ow, op=0, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block)
         return y.squeeze(-2)

@@ -120,26 +120,35 @@ def _kev_pool_taps_asm(op, kw, dw, lead):
 
 @triton.jit
 def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.constexpr, DW: tl.constexpr,
-                      LEAD: tl.constexpr, VECTORS: tl.constexpr, TAPS: tl.constexpr, BLOCK: tl.constexpr):
-    """A stride-1 1-D pool from aligned vector loads, its taps picked from registers: BLOCK outputs of one row
-    per program, 4 consecutive ones a thread. The inputs those 4 windows span are VECTORS aligned 16-byte loads
-    (the block's input from LEAD + PW before its first output, shifted by 0, 4, 8, ... elements), and TAPS
-    (:func:`_kev_pool_taps_asm`) takes each output's KW taps from their registers: with a window of 8 dilated
-    by 3, 7 vector loads per 4 outputs where ``_kev_pool_rows`` makes 32 scalar ones (its offsets are
-    unaligned), which the SMs' issue rate held at 70% of the read floor. The host launches it on CUDA only
-    (inline PTX), for a row of a multiple of 16 elements (so that each thread's 4 elements are consecutive and
-    aligned) and a window spanning at most 8 vectors; the programs at a row's ends take the masked path."""
-    blocks = tl.cdiv(OW, BLOCK)
+                      VECTORS: tl.constexpr, TAPS0: tl.constexpr, TAPS1: tl.constexpr, TAPS2: tl.constexpr,
+                      TAPS3: tl.constexpr, ALIGN: tl.constexpr, BLOCK: tl.constexpr):
+    """A stride-1 1-D pool from aligned vector loads and stores, its taps picked from registers: BLOCK outputs of
+    one row per program, 4 consecutive ones a thread, each thread's 4 outputs one aligned 16-byte store.
+
+    A row's outputs start at ``plane * OW`` in Y, which is aligned only where OW is a multiple of 4 (maxpool1d's
+    32,755 is not: its stores were scalar, and rows of 32,768 ran 15% faster, benchmarks/results/
+    pool_cache_hints-h200.json). So a row's blocks start ``skew`` (that start modulo ALIGN, a multiple of 4)
+    outputs early, and
+    the inputs the 4 windows of a thread span are VECTORS aligned 16-byte loads from ``lead`` + PW before its
+    first output (``lead`` in 0..3 makes the first load aligned; it depends on the row, so the 4 tap
+    pickings are constexprs, TAPSn for lead n, :func:`_kev_pool_taps_asm`): with a window of 8 dilated by 3,
+    7 vector loads, 28 maxima and one vector store per 4 outputs, where ``_kev_pool_rows`` makes 32 scalar
+    loads (its offsets are unaligned) and 4 scalar stores. The host launches it on CUDA only (inline PTX), for
+    a row of a multiple of 16 elements (each thread's 4 inputs aligned) and windows spanning at most 8 vectors;
+    the programs at a row's ends take the masked path."""
+    blocks = tl.cdiv(OW + ALIGN - 1, BLOCK)
     pid = tl.program_id(0)
     plane = pid // blocks
-    first = (pid % blocks) * BLOCK
+    y_start = plane.to(tl.int64) * OW
+    skew = (y_start % ALIGN).to(tl.int32)
+    first = (pid % blocks) * BLOCK - skew  # ALIGN-aligned in Y
+    lead = (4 - (skew + PW) % 4) % 4  # first - PW - lead: 4-aligned in the row
     j = tl.arange(0, BLOCK)
     x_row = X + plane.to(tl.int64) * W
-    y_row = Y + plane.to(tl.int64) * OW
-    start = first - PW - LEAD
-    inside = (start >= 0) & (start + 4 * VECTORS + BLOCK <= W) & (first + BLOCK <= OW)
+    start = first - PW - lead
+    inside = (first >= 0) & (first + BLOCK <= OW) & (start >= 0) & (start + 4 * VECTORS + BLOCK <= W)
     if inside:
-        at = x_row + start + j
+        at = x_row + tl.multiple_of(start, 4) + j
         v0 = tl.load(at).to(tl.float32)
         v1, v2, v3, v4, v5, v6, v7 = v0, v0, v0, v0, v0, v0, v0  # beyond VECTORS: operands TAPS never names
         if VECTORS > 1:
@@ -156,23 +165,37 @@ def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.co
             v6 = tl.load(at + 24).to(tl.float32)
         if VECTORS > 7:
             v7 = tl.load(at + 28).to(tl.float32)
-        acc = tl.inline_asm_elementwise(  # 4 outputs, 8 vectors of 4 inputs
-            TAPS, "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r",
-            [v0, v1, v2, v3, v4, v5, v6, v7], dtype=tl.float32, is_pure=True, pack=4)
+        # the same for every thread of the program: no divergence
+        if lead == 0:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS0)
+        elif lead == 1:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS1)
+        elif lead == 2:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS2)
+        else:
+            acc = _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS3)
         if op == 1:
             acc = acc / KW
-        tl.store(y_row + first + j, acc)
+        tl.store(Y + tl.multiple_of(y_start + first, 4) + j, acc)
     else:
         ow = first + j
         acc = tl.full([BLOCK], float("-inf") if op == 0 else 0.0, tl.float32)
         for kw in tl.static_range(KW):
             iw = ow - PW + kw * DW
-            mask = (iw >= 0) & (iw < W) & (ow < OW)
+            mask = (iw >= 0) & (iw < W) & (ow >= 0) & (ow < OW)
             v = tl.load(x_row + iw, mask=mask, other=float("-inf") if op == 0 else 0.0).to(tl.float32)
             acc = _kev_pool_take(acc, v, op)
         if op == 1:
             acc = acc / KW
-        tl.store(y_row + ow, acc, mask=ow < OW)
+        tl.store(Y + y_start + ow, acc, mask=(ow >= 0) & (ow < OW))
+
+
+@triton.jit
+def _kev_pool_taps(v0, v1, v2, v3, v4, v5, v6, v7, TAPS: tl.constexpr):
+    """4 outputs a thread from the 8 vectors of 4 inputs its windows span, by the inline PTX ``TAPS``."""
+    return tl.inline_asm_elementwise(
+        TAPS, "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r",
+        [v0, v1, v2, v3, v4, v5, v6, v7], dtype=tl.float32, is_pure=True, pack=4)
 
 
 @triton.jit
