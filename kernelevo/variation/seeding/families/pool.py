@@ -24,7 +24,9 @@ it, through L1 or L2 at best (a 4 x 4 window: 16 reads). Here:
 - ``vectors`` (a 1-D pool of stride 1, on CUDA): 4 consecutive outputs a thread. The inputs their windows span
   are a few aligned 16-byte loads, and inline PTX takes each output's taps from those registers: a window of 8
   dilated by 3 makes 7 vector loads per 4 outputs, where ``rows`` makes 32 scalar ones (its taps' offsets are
-  unaligned). Elsewhere (the interpreter, another stride, a row not a multiple of 16) it runs ``rows``;
+  unaligned), and the 4 outputs are one aligned 16-byte store (a row's blocks start where the output is
+  aligned, whatever the row's length). Elsewhere (the interpreter, another stride, a row not a multiple of 16)
+  it runs ``rows``;
 - ``gather`` (a 2-D or 3-D pool over rows of at most ``GATHER_MAX_W`` elements): a program per block of whole
   output rows. A window's maximum is the maximum over its W taps of the maximum over its (D, H) taps, so each
   (D, H) tap is one contiguous load of whole input rows folded into one accumulator, and each W tap a gather of
