@@ -257,7 +257,7 @@ def test_on_a_gpu_every_family_seed_of_a_suite_spec_is_correct(spec: str) -> Non
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("launch", ["block, warps, align = 512, 2, 4", "block, warps, align = 128, 1, 32",
+@pytest.mark.parametrize("launch", ["block, warps, align = 512, 4, 4", "block, warps, align = 128, 1, 32",
                                     "block, warps, align = 1024, 4, 128"])
 def test_on_a_gpu_the_vectors_pool_matches_torch_for_other_windows_paddings_and_rows(launch: str,
                                                                                       tmp_path: Path) -> None:
@@ -272,9 +272,9 @@ def test_on_a_gpu_the_vectors_pool_matches_torch_for_other_windows_paddings_and_
     import torch.nn.functional as F
 
     source = dict(_seeds("maxpool1d"))["maxpool1d-family-pool-vectors"]
-    assert "block, warps, align = 512, 2, 4\n" in source
+    assert "block, warps, align = 512, 4, 4\n" in source
     path = tmp_path / "vectors.py"
-    path.write_text(source.replace("block, warps, align = 512, 2, 4\n", launch + "\n"))
+    path.write_text(source.replace("block, warps, align = 512, 4, 4\n", launch + "\n"))
     spec = importlib.util.spec_from_file_location("vectors_seed", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

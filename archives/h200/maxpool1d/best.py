@@ -3,10 +3,10 @@
 # spec: "maxpool1d"
 # spec sha256: "3e17e6b432b06528635366c29b64b0d4e542c6f2b542388fc9631cc5a3d572f4"
 # hardware: "h200"
-# made: "2026-11-29T11:50:43+00:00"
-# candidate: {"run": 1, "number": 171, "operator": "template", "model": null}
+# made: "2026-11-29T12:03:37+00:00"
+# candidate: {"run": 1, "number": 16, "operator": "template", "model": null}
 # measured on: {"device": "NVIDIA H200", "host": "vm", "torch": "2.11.0+cu130", "triton": "3.6.0", "python": "3.12.3", "cuda": "13.0"}
-# timings: "median 0.2953 ms (IQR 0.0008), 6.05x eager, 1.54x torch.compile, 85% of roofline (read)"
+# timings: "median 0.2864 ms (IQR 0.0008), 6.24x eager, 1.58x torch.compile, 88% of roofline (read)"
 # variants checked: ["small", "odd", "default"]
 
 import math
@@ -15,10 +15,6 @@ import torch
 import torch.nn as nn
 import triton
 import triton.language as tl
-
-
-def _kernelevo_autotune_bench(fn, quantiles):  # the autotune move's trials: 5 + 20 ms, not Triton's default 25 + 100 ms
-    return triton.testing.do_bench(fn, warmup=5, rep=20, quantiles=quantiles)
 
 
 @triton.jit
@@ -30,7 +26,6 @@ def _kev_pool_take(acc, v, op: tl.constexpr):
     return acc + v
 
 
-@triton.autotune(configs=[triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=8, num_stages=3), triton.Config({}, num_warps=16, num_stages=3), triton.Config({}, num_warps=8, num_stages=5)], key=['W', 'OW', 'op', 'KW', 'SW', 'PW', 'DW', 'BLOCK'], do_bench=_kernelevo_autotune_bench)
 @triton.jit
 def _kev_pool_rows(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, SW: tl.constexpr, PW: tl.constexpr,
                    DW: tl.constexpr, BLOCK: tl.constexpr):
@@ -184,7 +179,9 @@ class ModelNew(nn.Module):
         vectors = (3 + dw * (kw - 1) + 3) // 4 + 1  # 4 windows from the furthest lead (3) before them
         if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0 and vectors <= 8 and x.dtype in (torch.float32, torch.float16, torch.bfloat16) and block >= 128 * warps and align % 4 == 0 and align <= block):
             taps = [_kev_pool_taps_asm(0, kw, dw, lead) for lead in range(4)]
-            _kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](x, y, w, ow, op=0, KW=kw, PW=pw, DW=dw, VECTORS=vectors, TAPS0=taps[0], TAPS1=taps[1], TAPS2=taps[2], TAPS3=taps[3], ALIGN=align, BLOCK=block, num_warps=warps)
+            # 4 outputs a thread need 12 + 4 * vectors registers (ptxas gives 47 at 7 vectors, for the masked path): capped, more warps are in flight
+            regs = max(40, 12 + 4 * vectors) if block == 128 * warps else None
+            _kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](x, y, w, ow, op=0, KW=kw, PW=pw, DW=dw, VECTORS=vectors, TAPS0=taps[0], TAPS1=taps[1], TAPS2=taps[2], TAPS3=taps[3], ALIGN=align, BLOCK=block, num_warps=warps, maxnreg=regs)
         else:  # inline PTX runs on CUDA only, 4 aligned elements a thread: otherwise the rows kernel
-            _kev_pool_rows[(planes * triton.cdiv(ow, block),)](x, y, w, ow, op=0, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block)
+            _kev_pool_rows[(planes * triton.cdiv(ow, block),)](x, y, w, ow, op=0, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, num_warps=2)
         return y.squeeze(-2)

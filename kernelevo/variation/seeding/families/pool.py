@@ -217,18 +217,21 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   f"_kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "
                   "num_warps=4)"]
     elif variant == "vectors":  # a 1-D pool: (kd, kh) = (1, 1), od = oh = 1
-        # blocks of 512 outputs, 4 warps: a search's best on an H200, as its evaluator timed it (maxpool1d 0.298 ms;
-        # blocks of 1,024 and one warp, the do_bench sweep's best at 0.283 ms, timed 0.333 there; rows' best 0.360),
-        # benchmarks/results/pool1d_vector_sweep-h200.json, suite_search-s55a-h200.json
-        lines += ["block, warps, align = 512, 2, 4",
+        # blocks of 512 outputs, 4 warps: the searches' best on an H200 (maxpool1d 0.2953 ms with aligned stores,
+        # 0.2981 before), and the sweep's with 40 registers a thread (0.2890 ms, 0.2978 uncapped),
+        # benchmarks/results/pool1d_vector_sweep-maxnreg-h200.json, suite_search-s56a-h200.json
+        lines += ["block, warps, align = 512, 4, 4",
                   "vectors = (3 + dw * (kw - 1) + 3) // 4 + 1  # 4 windows from the furthest lead (3) before them",
                   "if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0 "
                   "and vectors <= 8 and x.dtype in (torch.float32, torch.float16, torch.bfloat16) "
                   "and block >= 128 * warps and align % 4 == 0 and align <= block):",
                   f"    taps = [_kev_pool_taps_asm({op}, kw, dw, lead) for lead in range(4)]",
+                  "    # 4 outputs a thread need 12 + 4 * vectors registers (ptxas gives 47 at 7 vectors, for the "
+                  "masked path): capped, more warps are in flight",
+                  "    regs = max(40, 12 + 4 * vectors) if block == 128 * warps else None",
                   f"    _kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](x, y, w, ow, op={op}, KW=kw, "
                   "PW=pw, DW=dw, VECTORS=vectors, TAPS0=taps[0], TAPS1=taps[1], TAPS2=taps[2], TAPS3=taps[3], "
-                  "ALIGN=align, BLOCK=block, num_warps=warps)",
+                  "ALIGN=align, BLOCK=block, num_warps=warps, maxnreg=regs)",
                   "else:  # inline PTX runs on CUDA only, 4 aligned elements a thread: otherwise the rows kernel",
                   f"    _kev_pool_rows[(planes * triton.cdiv(ow, block),)](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, "
                   "DW=dw, BLOCK=block, num_warps=4)"]
