@@ -217,9 +217,9 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   f"_kev_pool_rows[grid](x, y, w, ow, op={op}, KW=kw, SW=sw, PW=pw, DW=dw, BLOCK=block, "
                   "num_warps=4)"]
     elif variant == "vectors":  # a 1-D pool: (kd, kh) = (1, 1), od = oh = 1
-        # blocks of 512 outputs, 4 warps: the searches' best on an H200 (maxpool1d 0.2953 ms with aligned stores,
-        # 0.2981 before), and the sweep's with 40 registers a thread (0.2890 ms, 0.2978 uncapped),
-        # benchmarks/results/pool1d_vector_sweep-maxnreg-h200.json, suite_search-s56a-h200.json
+        # blocks of 512 outputs, 4 warps, 40 registers a thread: the sweep's best on an H200 (0.2890 ms, 0.2978
+        # uncapped) and the search's from it (maxpool1d 0.2864 ms; 0.2953 with aligned stores alone, 0.2981 before),
+        # benchmarks/results/pool1d_vector_sweep-maxnreg-h200.json, suite_search-s56{a,b}-h200.json
         lines += ["block, warps, align = 512, 4, 4",
                   "vectors = (3 + dw * (kw - 1) + 3) // 4 + 1  # 4 windows from the furthest lead (3) before them",
                   "if (x.is_cuda and sw == 1 and w % 16 == 0 and x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0 "
