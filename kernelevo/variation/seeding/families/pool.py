@@ -226,8 +226,9 @@ def _source(plan: PoolPlan, graph: OpGraph, variant: str) -> str:
                   "and vectors <= 8 and x.dtype in (torch.float32, torch.float16, torch.bfloat16) "
                   "and block >= 128 * warps and align % 4 == 0 and align <= block):",
                   f"    taps = [_kev_pool_taps_asm({op}, kw, dw, lead) for lead in range(4)]",
-                  "    # 4 outputs a thread need 12 + 4 * vectors registers (ptxas gave 47 at 7 vectors, for the "
-                  "masked path, compiled ahead with Triton 3.9): capped, more warps are in flight",
+                  "    # 4 outputs a thread: capped at 40 registers (ptxas gave 47 at 7 vectors, for the masked path, "
+                  "compiled ahead with Triton 3.9), more warps are in flight; 44 at 8 vectors is the same margin, "
+                  "not measured",
                   "    regs = max(40, 12 + 4 * vectors) if block == 128 * warps else None",
                   f"    _kev_pool_vectors[(planes * triton.cdiv(ow + align - 1, block),)](x, y, w, ow, op={op}, KW=kw, "
                   "PW=pw, DW=dw, VECTORS=vectors, TAPS0=taps[0], TAPS1=taps[1], TAPS2=taps[2], TAPS3=taps[3], "

@@ -128,14 +128,13 @@ def _kev_pool_vectors(X, Y, W, OW, op: tl.constexpr, KW: tl.constexpr, PW: tl.co
     A row's outputs start at ``plane * OW`` in Y, which is aligned only where OW is a multiple of 4 (maxpool1d's
     32,755 is not: its stores were scalar, and rows of 32,768 ran 15% faster, benchmarks/results/
     pool_cache_hints-h200.json). So a row's blocks start ``skew`` (that start modulo ALIGN, a multiple of 4)
-    outputs early, and
-    the inputs the 4 windows of a thread span are VECTORS aligned 16-byte loads from ``lead`` + PW before its
-    first output (``lead`` in 0..3 makes the first load aligned; it depends on the row, so the 4 tap
-    pickings are constexprs, TAPSn for lead n, :func:`_kev_pool_taps_asm`): with a window of 8 dilated by 3,
-    7 vector loads, 28 maxima and one vector store per 4 outputs, where ``_kev_pool_rows`` makes 32 scalar
-    loads (its offsets are unaligned) and 4 scalar stores. The host launches it on CUDA only (inline PTX), for
-    a row of a multiple of 16 elements (each thread's 4 inputs aligned) and windows spanning at most 8 vectors;
-    the programs at a row's ends take the masked path."""
+    outputs early, and the inputs the 4 windows of a thread span are VECTORS aligned 16-byte loads from
+    ``lead`` + PW before its first output (``lead`` in 0..3 makes the first load aligned; it depends on the
+    row, so the 4 tap pickings are constexprs, TAPSn for lead n, :func:`_kev_pool_taps_asm`): with a window of
+    8 dilated by 3, 7 vector loads, 28 maxima and one vector store per 4 outputs, where ``_kev_pool_rows``
+    makes 32 scalar loads (its offsets are unaligned) and 4 scalar stores. The host launches it on CUDA only
+    (inline PTX), for a row of a multiple of 16 elements (each thread's 4 inputs aligned) and windows spanning
+    at most 8 vectors; the programs at a row's ends take the masked path."""
     blocks = tl.cdiv(OW + ALIGN - 1, BLOCK)
     pid = tl.program_id(0)
     plane = pid // blocks
