@@ -50,7 +50,8 @@ from kernelevo.variation.llm.metaprompt import MetaPrompt, PromptArchive
 
 # Rows are inserted into the tables, not through the ORM's classes, whose bulk path costs more: 0.244 -> 0.219
 # ms of CPU a candidate and its evaluation in batches of 50 (benchmarks/recorder_batches.py, 2 cores)
-_CANDIDATES, _EVALUATIONS, _ELITES = (cast(Table, row.__table__) for row in (CandidateRow, EvaluationRow, EliteRow))
+_CANDIDATES, _EVALUATIONS, _ELITES, _FAILURES = (cast(Table, row.__table__)
+                                                  for row in (CandidateRow, EvaluationRow, EliteRow, FailureRow))
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class RunRecorder:
         self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
         self._last_progress = 0.0
         self._pending: Progress | Callable[[], Progress] | None = None  # not written yet (too soon after the last)
+        self._pending_forced = False  # the one pending was forced: written with the next commit
         # while batched: the candidates and the other writes made since the last commit, in order
         self._batching = False
         self._held_candidates: list[Candidate] = []
@@ -115,6 +117,8 @@ class RunRecorder:
         """Write what is held in one transaction: the candidates first (the other rows name them).
         If it fails and ``retry_later``, everything stays held for the next commit, for up to
         ``GIVE_UP_AFTER_S``: a database away longer than that (or a write that can never succeed) raises."""
+        if self._pending_forced and self._pending is not None:  # (before the timer its write would set)
+            self._write_progress(self._pending, time.time())
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -128,7 +132,7 @@ class RunRecorder:
                     write(session)
                 self._insert_rows(session)
         except LeaseLost:
-            self._held_candidates, self._held, self._pending = [], [], None
+            self._held_candidates, self._held, self._pending, self._pending_forced = [], [], None, False
             raise
         except Exception as exc:
             now = time.monotonic()
@@ -197,11 +201,14 @@ class RunRecorder:
 
     @staticmethod
     def _insert_rows(session: Session) -> None:
-        """The transaction's evaluations in one INSERT, in order, and its elites in one upsert (after the
-        candidates they name)."""
+        """The transaction's evaluations and its operator failures in one INSERT each, in order, and its elites
+        in one upsert (after the candidates they name)."""
         rows = session.info.pop("evaluation_rows", None)
         if rows:
             session.execute(insert(_EVALUATIONS), rows)
+        failures = session.info.pop("failure_rows", None)
+        if failures:
+            session.execute(insert(_FAILURES), failures)
         elites = session.info.pop("elite_rows", None)
         if elites:
             upsert_elites(session, list(elites.values()))
@@ -246,7 +253,8 @@ class RunRecorder:
             objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr)
 
     def add_failure(self, failure: OperatorFailure) -> None:
-        self._write(lambda session: session.add(FailureRow(
+        # inserted with the transaction's other rows, in one INSERT: islands report a duplicate every few results
+        self._write(lambda session: session.info.setdefault("failure_rows", []).append(dict(
             run_id=self.run_id, operator=failure.operator, kind=failure.kind, message=failure.message,
             parent_numbers=failure.parent_ids, usage=failure.usage.model_dump(mode="json"), at=failure.at)))
 
@@ -282,6 +290,12 @@ class RunRecorder:
         if not force and now - self._last_progress < PROGRESS_EVERY_S:
             self._pending = snapshot
             return
+        if force and self._batching and now - self._last_progress < COMMIT_EVERY_S:
+            # one snapshot a transaction is all a reader can see: a forced one made within the same tenth of a
+            # second waits for the next commit (each credited result forced one: 1 result in 8 at 8 islands)
+            self._pending, self._pending_forced = snapshot, True
+            self._commit_due()
+            return
         self._write_progress(snapshot, now)
 
     def flush(self) -> None:
@@ -293,7 +307,7 @@ class RunRecorder:
             self.commit()
 
     def _write_progress(self, snapshot: Progress | Callable[[], Progress], now: float) -> None:
-        self._last_progress, self._pending = now, None
+        self._last_progress, self._pending, self._pending_forced = now, None, False
         if callable(snapshot):
             snapshot = snapshot()
         self._write(lambda session: self._save_progress(session, snapshot, now))

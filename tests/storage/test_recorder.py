@@ -177,6 +177,23 @@ def test_a_batch_is_written_in_one_commit_in_the_order_it_was_made(any_db, examp
     assert [e.candidate_id for e, _ in load_run(any_db, run_id).evaluations] == [1, 0, 2]
 
 
+def test_in_a_batch_forced_snapshots_of_the_same_tenth_of_a_second_are_written_once_at_its_commit(
+        any_db, examples_dir: Path) -> None:
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    with recorder.batched():
+        recorder.progress(Progress(evaluations=1), force=True)  # the first: written with the batch
+        for i in range(2, 6):  # every result credited, within the tenth of a second: the last one waits
+            recorder.progress(Progress(evaluations=i), force=True)
+        recorder.commit()
+        with any_db.session() as session:
+            assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [1, 5]
+            assert session.get(RunRow, run_id).evaluations == 5
+        recorder.progress(Progress(evaluations=6), force=True)  # right after that commit: waits for the next
+    with any_db.session() as session:  # ... which leaving the batch makes
+        assert [e.data["evaluations"] for e in queries.events_after(session, run_id)] == [1, 5, 6]
+
+
 def test_a_batch_that_cannot_be_written_is_kept_for_the_next_commit(any_db, examples_dir: Path) -> None:
     """A commit that fails (here a real constraint violation, which another writer then clears) loses
     nothing: the next commit writes the whole batch, candidates with their evaluations."""
