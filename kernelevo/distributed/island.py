@@ -316,9 +316,10 @@ class RemoteIslands:
             return None
         numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
         self.record(numbered)
+        source_hash = numbered.source_hash
         for other in self.channels:  # told with the next tells: the other islands do not make it again
             if other is not channel:
-                other.seen.append(numbered.source_hash)
+                other.seen.append(source_hash)
         return numbered
 
     def _has_view(self, island: int) -> bool:
