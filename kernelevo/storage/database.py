@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from kernelevo.settings import PoolSettings
+from kernelevo.storage.json_values import to_json_text
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class Database:
         settings = settings or PoolSettings()
         # a server's connections can drop (a restart, an idle timeout): each is tested as it leaves the pool; a
         # SQLite file's cannot, and the test would be one more statement on every request
-        options: dict[str, Any] = {"pool_pre_ping": not self.sqlite}
+        options: dict[str, Any] = {"pool_pre_ping": not self.sqlite, "json_serializer": to_json_text}
         memory = self.sqlite and (url in ("sqlite://", "sqlite:///") or ":memory:" in url or "mode=memory" in url)
         if not memory:  # an in-memory SQLite database has one connection, and no pool to size
             options.update(pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow,

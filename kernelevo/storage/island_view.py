@@ -6,6 +6,7 @@ from sqlalchemy import select
 
 from kernelevo.records.elite import Elite
 from kernelevo.storage.database import Database
+from kernelevo.storage.json_values import floats
 from kernelevo.storage.recorder import StoredRun, load_run
 from kernelevo.storage.tables import EliteRow
 
@@ -15,7 +16,7 @@ def island_elites(db: Database, run_id: int, island: int) -> list[tuple[str, Eli
     with db.session() as session:
         rows = session.scalars(select(EliteRow).where(EliteRow.run_id == run_id, EliteRow.island == island)
                                .order_by(EliteRow.hardware, EliteRow.cell))
-        return [(r.hardware, Elite(r.candidate_number, r.objective, tuple(r.measures), r.cell, r.rel_iqr))
+        return [(r.hardware, Elite(r.candidate_number, r.objective, tuple(floats(r.measures)), r.cell, r.rel_iqr))
                 for r in rows]
 
 

@@ -34,6 +34,7 @@ from kernelevo.records.elite import Elite, Migration
 from kernelevo.records.progress import SUMMARY_COLUMNS, Progress
 from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.storage.database import Database
+from kernelevo.storage.json_values import floats
 from kernelevo.storage.runs import LeaseLost, fence
 from kernelevo.storage.tables import (
     CandidateRow,
@@ -346,7 +347,7 @@ def load_run(db: Database, run_id: int) -> StoredRun:
         evaluations = [
             (Evaluated(candidate_id=e.candidate_number, hardware=e.hardware,
                        result=EvalResult.model_validate(e.result), finished_at=e.finished_at),
-             list(e.measures) if e.measures is not None else None)
+             floats(e.measures) if e.measures is not None else None)
             for e in session.scalars(select(EvaluationRow).where(EvaluationRow.run_id == run_id)
                                      .order_by(EvaluationRow.id))]
         failures = [
@@ -362,7 +363,7 @@ def load_run(db: Database, run_id: int) -> StoredRun:
                                            .order_by(PromptRow.number)))
         migrations = [
             Migration(m.after_evaluations, m.hardware, m.island,
-                      Elite(m.candidate_number, m.objective, tuple(m.measures), m.cell, m.rel_iqr))
+                      Elite(m.candidate_number, m.objective, tuple(floats(m.measures)), m.cell, m.rel_iqr))
             for m in session.scalars(select(MigrationRow).where(MigrationRow.run_id == run_id)
                                      .order_by(MigrationRow.id))]
     prompts = PromptArchive(prompts=[

@@ -414,3 +414,22 @@ def test_a_run_resumed_through_the_api_fences_out_its_paused_driver(any_db, exam
     with pytest.raises(LeaseLost, match="none now"):
         recorder.add_evaluations([evaluated(0)])
     assert load_run(any_db, run_id).evaluations == []
+
+
+def test_a_result_with_infinite_and_nan_errors_is_stored_and_read_back(any_db, examples_dir: Path) -> None:
+    # a kernel that writes inf where the reference is finite has an infinite error: PostgreSQL's json type
+    # takes no Infinity or NaN, so a commit holding its row failed until the run gave up
+    from kernelevo.records.result import Mismatch
+
+    run_id = new_run(any_db, examples_dir)
+    recorder = RunRecorder(any_db, run_id)
+    recorder.add_candidate(candidate(0))
+    mismatch = Mismatch(variant="main", trial="random", output_index=0, max_abs_error=float("inf"),
+                        max_rel_error=float("nan"), worst_index=[3], expected=1.0, got=float("-inf"), mismatched=1,
+                        total=8, atol=1e-4, rtol=1e-4)
+    wrong = EvalResult(correct=False, stage=Stage.CORRECTNESS, mismatch=mismatch)
+    recorder.add_evaluations([Evaluated(candidate_id=0, hardware="h200", result=wrong)])
+    [(stored, _)] = load_run(any_db, run_id).evaluations
+    back = stored.result.mismatch
+    assert back is not None and back.max_abs_error == float("inf") and back.got == float("-inf")
+    assert back.max_rel_error != back.max_rel_error  # NaN

@@ -8,6 +8,9 @@ import { diffView, highlighted } from "./code.js";
 const bytes = (x) => (x === null || x === undefined ? "–" : x >= 1 << 20 ? `${(x / (1 << 20)).toFixed(1)} MiB`
   : x >= 1024 ? `${(x / 1024).toFixed(1)} KiB` : `${x} B`);
 
+// an infinite or NaN error reaches the page as null (JSON has no such numbers)
+const errorText = (x) => (x === null || x === undefined ? "not finite" : Number(x).toPrecision(3));
+
 function kv(pairs) {
   return el("dl", { class: "kv" }, pairs.filter(([, v]) => v !== undefined).flatMap(([k, v, field]) =>
     [el("dt", {}, k), el("dd", field ? { dataset: { field } } : {}, v === null || v === "" ? "–" : v)]));
@@ -75,7 +78,7 @@ function evaluation(e, listed) {
       listed ? el("span", { class: "muted small" }, ` evaluation #${num(listed.number)} of the run`) : null),
     r.error ? errorBox(`${r.error} at ${r.stage}: ${r.message}`) : null,
     r.mismatch ? el("p", { class: "muted" }, `Mismatch: output[${r.mismatch.output_index}] of ${r.mismatch.variant}: ` +
-      `${r.mismatch.mismatched}/${r.mismatch.total} elements off, max abs error ${r.mismatch.max_abs_error.toPrecision(3)}`)
+      `${r.mismatch.mismatched}/${r.mismatch.total} elements off, max abs error ${errorText(r.mismatch.max_abs_error)}`)
       : null,
     kv([["Stage reached", r.stage, "stage"], ["Archive", e.archive_status ? `${e.archive_status}` +
       (e.cell !== null ? ` (cell ${e.cell}, island ${e.island})` : "") : null, "archive_status"],
