@@ -280,9 +280,10 @@ class RunRecorder:
                                                                 prompt.uses)
 
     def progress(self, snapshot: Progress | Callable[[], Progress], *, force: bool = False) -> None:
-        """A progress event (at most one a second unless ``force``), and the run's summary columns.
+        """A progress event (at most one a second unless ``force``; while batched, forced ones at most one a
+        commit, the last of them written with it), and the run's summary columns.
 
-        A snapshot held back by that limit is kept: :meth:`flush` writes it (the driver's heartbeat
+        A snapshot held back by the second's limit is kept: :meth:`flush` writes it (the driver's heartbeat
         does, every second), so the last evaluation always shows within a second or two. Given as a
         function, it is taken only when written: the search tells a result hundreds of times a second,
         and a snapshot taken at each was 4% of the driver's time at 1,024 evaluators (benchmarks/README.md).
