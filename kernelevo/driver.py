@@ -174,8 +174,10 @@ async def run_search(
         except ValueError as exc:  # no worker for a target, a spec that cannot start, and the like
             await pool.close()  # actors of targets started before the one that failed
             raise RunSetupError(str(exc)) from None
-        recorder = RunRecorder(db, run_id, owner=owner)
         islands = await start_islands(db, run_id, spec, config)
+        # with island actors the driver's CPU is what keeps the evaluators busy: the store's transactions are
+        # made in a writer process beside it (kernelevo.storage.writer_process)
+        recorder = RunRecorder(db, run_id, owner=owner, writer_process=islands is not None)
         loop = Scheduler(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=None if islands else llm, on_event=on_event, previous_elapsed_s=previous_s,
                           islands=islands)

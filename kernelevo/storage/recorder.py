@@ -14,6 +14,10 @@ loses is at most that last tenth of a second: candidates made and results report
 which a resume never sees (their evaluations were under way or just over, as any kill
 loses those). A commit that fails (the database away for a moment) keeps the writes for
 the next one.
+
+Each record becomes rows at once (:mod:`kernelevo.storage.writes`); with ``writer_process``
+a batch's transaction is made in the store's writer process
+(:mod:`kernelevo.storage.writer_process`), not in the driver's.
 """
 
 from __future__ import annotations
@@ -24,10 +28,9 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite, Migration
@@ -35,24 +38,18 @@ from kernelevo.records.progress import SUMMARY_COLUMNS, Progress
 from kernelevo.records.result import EvalResult, floor_name
 from kernelevo.storage.database import Database
 from kernelevo.storage.json_values import floats
-from kernelevo.storage.runs import LeaseLost, fence
+from kernelevo.storage.runs import LeaseLost
 from kernelevo.storage.tables import (
     CandidateRow,
-    EliteRow,
     EvaluationRow,
-    EventRow,
     EvolutionRow,
     FailureRow,
     MigrationRow,
     PromptRow,
-    RunRow,
 )
+from kernelevo.storage.writer_process import WriterProcess
+from kernelevo.storage.writes import Batch, RowWriter, Write
 from kernelevo.variation.llm.metaprompt import MetaPrompt, PromptArchive
-
-# Rows are inserted into the tables, not through the ORM's classes, whose bulk path costs more: 0.244 -> 0.219
-# ms of CPU a candidate and its evaluation in batches of 50 (benchmarks/recorder_batches.py, 2 cores)
-_CANDIDATES, _EVALUATIONS, _ELITES, _FAILURES = (cast(Table, row.__table__)
-                                                  for row in (CandidateRow, EvaluationRow, EliteRow, FailureRow))
 
 log = logging.getLogger(__name__)
 
@@ -64,42 +61,55 @@ GIVE_UP_AFTER_S = 120.0  # a batch that cannot be written for this long fails th
 class RunRecorder:
     """The search's writer for run ``run_id``; with ``owner``, the driver holding the run's lease, every
     transaction is fenced (:func:`~kernelevo.storage.runs.fence`): once the lease is another driver's, nothing
-    more is written and :class:`~kernelevo.storage.runs.LeaseLost` is raised."""
+    more is written and :class:`~kernelevo.storage.runs.LeaseLost` is raised. With ``writer_process``, the
+    transactions of a :meth:`batched` stretch are made in the store's writer process."""
 
-    def __init__(self, db: Database, run_id: int, *, owner: str | None = None) -> None:
+    def __init__(self, db: Database, run_id: int, *, owner: str | None = None, writer_process: bool = False) -> None:
         self.db, self.run_id, self.owner = db, run_id, owner
-        self._candidate_ids: dict[int, int] = {}  # the run's candidate number -> global id
+        self.rows = RowWriter(db, run_id, owner)  # the transactions made here
+        # (an in-memory SQLite database is this process's alone: its writes stay here)
+        self.writer_process = writer_process and not (db.sqlite and db.path is None)
+        self.process: WriterProcess | None = None  # while batched with writer_process
         self._last_progress = 0.0
         self._pending: Progress | Callable[[], Progress] | None = None  # not written yet (too soon after the last)
         self._pending_forced = False  # the one pending was forced: written with the next commit
-        # while batched: the candidates and the other writes made since the last commit, in order
+        # while batched: the rows made since the last commit, and the prompt archive to store with them
         self._batching = False
-        self._held_candidates: list[Candidate] = []
-        self._held: list[Callable[[Session], None]] = []
+        self._held = Batch()
+        self._prompts: PromptArchive | None = None
         self._failing_since: float | None = None  # when the commits began to fail
         self._timer: asyncio.TimerHandle | None = None  # the commit due for what is held
         self.failure: BaseException | None = None  # a commit that gave up, for the loop to raise
-        with db.session() as session:
-            for number, cid in session.execute(select(CandidateRow.number, CandidateRow.id)
-                                               .where(CandidateRow.run_id == run_id)):
-                self._candidate_ids[number] = cid
 
     # -- transactions ----------------------------------------------------------------------------
     @contextlib.contextmanager
     def batched(self) -> Iterator[None]:
         """Writes made inside are held for one transaction: committed ``COMMIT_EVERY_S`` after the first
         of them on the running event loop (if any), by :meth:`commit`, and on leaving."""
+        if self.writer_process:
+            self.process = WriterProcess(self.db.url, self.run_id, self.owner, GIVE_UP_AFTER_S)
         self._batching = True
         try:
             yield
         finally:
             self._batching = False
-            self.commit(retry_later=False)
+            try:
+                self.commit(retry_later=False)
+            finally:
+                if self.process is not None:
+                    process, self.process = self.process, None
+                    process.close()
+                    self.rows.reload_ids()  # the candidates it stored, for the writes made here from now on
 
     def check(self) -> None:
         """Raise the error of a timed commit that gave up (the loop calls this every turn)."""
         if self.failure is not None:
             raise self.failure
+
+    def sync(self) -> None:
+        """Wait until what was committed is stored (with a writer process; otherwise it is already)."""
+        if self.process is not None:
+            self.process.sync()
 
     def _commit_due(self) -> None:
         if self._timer is not None:
@@ -117,23 +127,34 @@ class RunRecorder:
     def commit(self, *, retry_later: bool = True) -> None:
         """Write what is held in one transaction: the candidates first (the other rows name them).
         If it fails and ``retry_later``, everything stays held for the next commit, for up to
-        ``GIVE_UP_AFTER_S``: a database away longer than that (or a write that can never succeed) raises."""
+        ``GIVE_UP_AFTER_S``: a database away longer than that (or a write that can never succeed) raises.
+        With a writer process, the batch is sent to it (which tries again itself), and a failure it
+        reported since is raised."""
         if self._pending_forced and self._pending is not None:  # (before the timer its write would set)
             self._write_progress(self._pending, time.time())
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self._held_candidates and not self._held:
+        if self._prompts is not None:  # as it is now: the last archive saved in the batch is the one stored
+            self._held.writes.append(_prompt_rows(self._prompts))
+            self._prompts = None
+        if self.process is not None:
+            try:
+                if self._held:
+                    batch, self._held = self._held, Batch()
+                    self.process.send(batch)
+                else:
+                    self.process.poll()
+            except Exception as exc:  # whoever called (the heartbeat, say), the loop raises it at its next turn
+                self.failure = exc
+                raise
             return
-        candidates, writes = self._held_candidates, self._held
+        if not self._held:
+            return
         try:
-            with self._session() as session:
-                self._insert_candidates(session, candidates)
-                for write in writes:
-                    write(session)
-                self._insert_rows(session)
+            self.rows.write(self._held)
         except LeaseLost:
-            self._held_candidates, self._held, self._pending, self._pending_forced = [], [], None, False
+            self._held, self._pending, self._pending_forced = Batch(), None, False
             raise
         except Exception as exc:
             now = time.monotonic()
@@ -141,83 +162,45 @@ class RunRecorder:
             if not retry_later or now - self._failing_since > GIVE_UP_AFTER_S:
                 raise
             log.warning("could not write %d records to the database, trying again at the next commit: %s",
-                        len(candidates) + len(writes), exc)
+                        len(self._held), exc)
             if self._batching:
                 self._commit_due()
             return
-        self._held_candidates, self._held, self._failing_since = [], [], None
+        self._held, self._failing_since = Batch(), None
 
-    @contextlib.contextmanager
-    def _session(self) -> Iterator[Session]:
-        """A transaction for the run's records: fenced first where the recorder has an owner."""
-        with self.db.session() as session:
-            if self.owner is not None:
-                fence(session, self.run_id, self.owner)
-            yield session
-
-    def _write(self, write: Callable[[Session], None]) -> None:
+    def _write(self, write: Write) -> None:
         if self._batching:
-            self._held.append(write)
+            self._held.writes.append(write)
             self._commit_due()
             return
-        with self._session() as session:
-            write(session)
-            self._insert_rows(session)
+        self.rows.write(Batch(writes=[write]))
 
     # -- records ---------------------------------------------------------------------------------
-    def add_candidate(self, candidate: Candidate) -> None:
+    def add_candidate(self, c: Candidate) -> None:
+        row = dict(run_id=self.run_id, number=c.id, source=c.source, source_hash=c.source_hash, operator=c.operator,
+                   parent_numbers=c.parent_ids, prompt_number=c.prompt_id, island=c.island, note=c.note,
+                   model=c.usage.model, usage=c.usage.model_dump(mode="json"), created_at=c.created_at)
         if self._batching:
-            self._held_candidates.append(candidate)
+            self._held.candidates.append(row)
             self._commit_due()
             return
-        with self._session() as session:
-            self._insert_candidates(session, [candidate])
-
-    def _insert_candidates(self, session: Session, candidates: list[Candidate]) -> None:
-        if not candidates:
-            return
-        # one INSERT for the batch, which gives their ids
-        rows = [dict(run_id=self.run_id, number=c.id, source=c.source, source_hash=c.source_hash,
-                     operator=c.operator, parent_numbers=c.parent_ids, prompt_number=c.prompt_id, island=c.island,
-                     note=c.note, model=c.usage.model, usage=c.usage.model_dump(mode="json"),
-                     created_at=c.created_at) for c in candidates]
-        ids = session.execute(insert(_CANDIDATES).returning(CandidateRow.number, CandidateRow.id), rows)
-        # (a transaction that then fails leaves ids that were never stored here: its retry inserts these
-        # candidates again and overwrites them before any write that names them)
-        self._candidate_ids.update((number, cid) for number, cid in ids)
+        self.rows.write(Batch(candidates=[row]))
 
     def add_evaluations(self, evaluations: list[Evaluated]) -> None:
         """A candidate's results on every hardware type, in one transaction (resume never sees half of them)."""
-        self._write(lambda session: self._add_evaluations(session, evaluations))
-
-    def _add_evaluations(self, session: Session, evaluations: list[Evaluated]) -> None:
-        for evaluated in evaluations:
-            # inserted together at the end of the transaction, in this order (resume replays it)
-            session.info.setdefault("evaluation_rows", []).append(self._evaluation_row(evaluated))
-            if evaluated.took_cell and evaluated.cell is not None:
-                result = evaluated.result
-                self._save_elite(session, evaluated.hardware, evaluated.island, Elite(
-                    evaluated.candidate_id, evaluated.objective or 0.0, tuple(evaluated.measures or ()),
-                    evaluated.cell, result.kernel.relative_iqr if result.kernel else 0.0))
-
-    @staticmethod
-    def _insert_rows(session: Session) -> None:
-        """The transaction's evaluations and its operator failures in one INSERT each, in order, and its elites
-        in one upsert (after the candidates they name)."""
-        rows = session.info.pop("evaluation_rows", None)
-        if rows:
-            session.execute(insert(_EVALUATIONS), rows)
-        failures = session.info.pop("failure_rows", None)
-        if failures:
-            session.execute(insert(_FAILURES), failures)
-        elites = session.info.pop("elite_rows", None)
-        if elites:
-            upsert_elites(session, list(elites.values()))
+        elites = []
+        for e in evaluations:
+            if e.took_cell and e.cell is not None:
+                result = e.result
+                elites.append(self._elite_row(e.hardware, e.island, Elite(
+                    e.candidate_id, e.objective or 0.0, tuple(e.measures or ()), e.cell,
+                    result.kernel.relative_iqr if result.kernel else 0.0)))
+        self._write(("evaluations", [self._evaluation_row(e) for e in evaluations], elites))
 
     def _evaluation_row(self, e: Evaluated) -> dict[str, Any]:
         r = e.result
         return dict(
-            run_id=self.run_id, candidate_id=self._candidate_ids[e.candidate_id], candidate_number=e.candidate_id,
+            run_id=self.run_id, candidate_number=e.candidate_id,
             hardware=e.hardware, correct=r.ok, stage=str(r.stage), error=str(r.error) if r.error else None,
             message=r.message, objective=e.objective, measures=e.measures, island=e.island, cell=e.cell,
             archive_status=str(e.archive_status) if e.archive_status else None,
@@ -228,56 +211,41 @@ class RunRecorder:
             result=r.model_dump(mode="json"), finished_at=e.finished_at,
         )
 
+    def _elite_row(self, hardware: str, island: int, elite: Elite) -> dict[str, Any]:
+        return dict(run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell,
+                    candidate_number=elite.candidate_id, objective=elite.objective, measures=list(elite.measures),
+                    rel_iqr=elite.rel_iqr)
+
     def save_elite(self, hardware: str, island: int, elite: Elite) -> None:
         """A cell's elite of ``island``'s archive, as an import or a summary writes it."""
-        self._write(lambda session: self._save_elite(session, hardware, island, elite))
+        self._write(("elites", [self._elite_row(hardware, island, elite)]))
 
     def save_migration(self, migration: Migration) -> None:
         """An elite copied into another island's archive: the cell's elite there, and the migration in order."""
-        def write(session: Session) -> None:
-            elite = migration.elite
-            self._save_elite(session, migration.hardware, migration.island, elite)
-            session.add(MigrationRow(
-                run_id=self.run_id, after_evaluations=migration.after_evaluations, hardware=migration.hardware,
-                island=migration.island, cell=elite.cell, candidate_id=self._candidate_ids[elite.candidate_id],
-                candidate_number=elite.candidate_id, objective=elite.objective, measures=list(elite.measures),
-                rel_iqr=elite.rel_iqr))
-        self._write(write)
-
-    def _save_elite(self, session: Session, hardware: str, island: int, elite: Elite) -> None:
-        # held until the transaction's end, the last per cell kept: written in one upsert there, where a
-        # read of each stored row and an UPDATE each cost the driver 7% of its time (islands, 2,048 evaluators)
-        rows: dict[tuple[str, int, int], dict[str, Any]] = session.info.setdefault("elite_rows", {})
-        rows[(hardware, island, elite.cell)] = dict(
-            run_id=self.run_id, hardware=hardware, island=island, cell=elite.cell,
-            candidate_id=self._candidate_ids[elite.candidate_id], candidate_number=elite.candidate_id,
-            objective=elite.objective, measures=list(elite.measures), rel_iqr=elite.rel_iqr)
+        elite = migration.elite
+        self._write(("migration", dict(
+            run_id=self.run_id, after_evaluations=migration.after_evaluations, hardware=migration.hardware,
+            island=migration.island, cell=elite.cell, candidate_number=elite.candidate_id, objective=elite.objective,
+            measures=list(elite.measures), rel_iqr=elite.rel_iqr),
+            self._elite_row(migration.hardware, migration.island, elite)))
 
     def add_failure(self, failure: OperatorFailure) -> None:
-        # inserted with the transaction's other rows, in one INSERT: islands report a duplicate every few results
-        self._write(lambda session: session.info.setdefault("failure_rows", []).append(dict(
+        self._write(("failure", dict(
             run_id=self.run_id, operator=failure.operator, kind=failure.kind, message=failure.message,
             parent_numbers=failure.parent_ids, usage=failure.usage.model_dump(mode="json"), at=failure.at)))
 
     def add_evolution(self, evolution: PromptEvolution) -> None:
-        self._write(lambda session: session.add(EvolutionRow(
+        self._write(("evolution", dict(
             run_id=self.run_id, parent_number=evolution.parent_id, mutation=evolution.mutation,
             prompt_number=evolution.prompt_id, usage=evolution.usage.model_dump(mode="json"), at=evolution.at)))
 
     def save_prompts(self, prompts: PromptArchive) -> None:
         """The prompt archive as it is now (held: as it is when the batch commits)."""
-        self._write(lambda session: self._save_prompts(session, prompts))
-
-    def _save_prompts(self, session: Session, prompts: PromptArchive) -> None:
-        session.flush()  # rows added earlier in this transaction are found, not added twice
-        for prompt in prompts.prompts:
-            row = session.get(PromptRow, (self.run_id, prompt.id))
-            if row is None:
-                row = PromptRow(run_id=self.run_id, number=prompt.id)
-                session.add(row)
-            row.sections, row.parent_number, row.mutation = prompt.sections, prompt.parent_id, prompt.mutation
-            row.fitness, row.best_candidate_number, row.uses = (prompt.fitness, prompt.best_candidate_id,
-                                                                prompt.uses)
+        if self._batching:
+            self._prompts = prompts
+            self._commit_due()
+            return
+        self._write(_prompt_rows(prompts))
 
     def progress(self, snapshot: Progress | Callable[[], Progress], *, force: bool = False) -> None:
         """A progress event (at most one a second unless ``force``; while batched, forced ones at most one a
@@ -312,14 +280,14 @@ class RunRecorder:
         self._last_progress, self._pending, self._pending_forced = now, None, False
         if callable(snapshot):
             snapshot = snapshot()
-        self._write(lambda session: self._save_progress(session, snapshot, now))
+        self._write(("progress", now, snapshot.model_dump(mode="json"),
+                     {column: getattr(snapshot, column) for column in SUMMARY_COLUMNS}))
 
-    def _save_progress(self, session: Session, snapshot: Progress, now: float) -> None:
-        session.add(EventRow(run_id=self.run_id, kind="progress", at=now, data=snapshot.model_dump(mode="json")))
-        row = session.get(RunRow, self.run_id)
-        assert row is not None
-        for column in SUMMARY_COLUMNS:
-            setattr(row, column, getattr(snapshot, column))
+
+def _prompt_rows(prompts: PromptArchive) -> Write:
+    return ("prompts", [dict(number=p.id, sections=p.sections, parent_number=p.parent_id, mutation=p.mutation,
+                             fitness=p.fitness, best_candidate_number=p.best_candidate_id, uses=p.uses)
+                        for p in prompts.prompts])
 
 
 @dataclass
@@ -372,23 +340,3 @@ def load_run(db: Database, run_id: int) -> StoredRun:
                    fitness=p.fitness, best_candidate_id=p.best_candidate_number, uses=p.uses)
         for p in prompt_rows]) if prompt_rows else None
     return StoredRun(candidates, evaluations, failures, evolutions, prompts, migrations)
-
-
-def upsert_elites(session: Session, rows: list[dict[str, Any]]) -> None:
-    """Each row its cell's elite: inserted, or written over the stored one, in one statement (SQLite's and
-    PostgreSQL's ON CONFLICT; another database: the ORM's merge, a read per row)."""
-    dialect = session.get_bind().dialect.name
-    if dialect not in ("sqlite", "postgresql"):
-        for row in rows:
-            session.merge(EliteRow(**row))
-        return
-    dialect_insert: Any
-    if dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    keys = ("run_id", "hardware", "island", "cell")
-    statement = dialect_insert(_ELITES)
-    written = {column: statement.excluded[column] for column in rows[0] if column not in keys}
-    statement = statement.on_conflict_do_update(index_elements=list(keys), set_=written)
-    session.execute(statement, rows)
