@@ -51,7 +51,10 @@ MAX_RESTARTS = 3  # an island actor restarted more often than this stays dead (t
 START_TIMEOUT_S = 120.0  # for every island to be placed and rebuilt (a cluster without a free CPU never places one)
 CLOSE_WAIT_S = 10.0  # for the last tells to reach the islands when the run ends
 ASK_BATCH = 64  # instant asks sent to an island in one call (a Ray call costs the driver about 0.3 ms)
-PUMPS = 2  # batches of asks under way to one island: it makes the next while the driver takes the last
+# Batches of asks under way to one island: it makes the next while the driver takes the last. With 2, 8 islands
+# at 2,048 evaluators left them waiting between batches: 4 gave 2-5% more results a second (interleaved A/B on
+# a 16-core host, benchmarks/README.md, islands); the in-flight limit still bounds what is made ahead.
+PUMPS = 4
 # A pump that starts waits up to ASK_GATHER_S for ASK_RUN asks, and the instant asks made meanwhile join it
 # (the others go round the islands). Each ask to the next island, sent as it came, split a turn's few asks 8
 # ways at 8 islands: 2.4 asks a Ray call where 2 islands had 28, 9 times the calls for as many results
