@@ -83,16 +83,26 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
     names = None if measures == "driver" else [d.name for d in descriptor_set(config.descriptors)]
     pool = SimulatedPool(evaluators, delay, descriptors=names, made_up_measures=measures == "made-up")
     profiler = cProfile.Profile() if profile else None
-    samples: list[tuple[float, float, float]] = []  # (time.monotonic(), the driver's CPU s, the islands' CPU s)
+    # (time.monotonic(), the driver's CPU s, the islands' CPU s, the store's writer process's CPU s)
+    samples: list[tuple[float, float, float, float]] = []
+    queues: list[tuple[float, int, int]] = []  # (time.monotonic(), candidates ready, candidates in flight)
 
     def on_start(loop: Any) -> None:
-        async def sample() -> None:  # CPU time of the driver and of its island actors (same host), 4 times a second
+        async def sample() -> None:  # CPU time of the driver, its island actors (same host) and its store writer
             while True:
                 placed = loop.islands.placed if loop.islands is not None else []
-                samples.append((time.monotonic(), time.process_time(), sum(cpu_s(p["pid"]) for p in placed)))
+                writer = getattr(loop.store, "process", None)  # (a version without a writer process: none)
+                samples.append((time.monotonic(), time.process_time(), sum(cpu_s(p["pid"]) for p in placed),
+                                cpu_s(writer.pid) if writer is not None else 0.0))
                 await asyncio.sleep(0.25)
 
+        async def sample_queue() -> None:  # whether evaluators wait for candidates (none ready) or the driver
+            while True:
+                queues.append((time.monotonic(), len(loop.ready), len(loop.in_flight)))
+                await asyncio.sleep(0.02)
+
         asyncio.get_running_loop().create_task(sample())
+        asyncio.get_running_loop().create_task(sample_queue())
 
     with tempfile.TemporaryDirectory() as out:
         db = open_database(f"sqlite:///{out}/kernelevo.db")
@@ -117,6 +127,7 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
         # the driver process's CPU time (all its threads; not the descriptor process) per result
         "driver_cpu_ms_per_result": 1000 * cpu / n if n else None,
         **steady_cpu(samples, pool, 2 * delay),
+        **steady_queue(queues, pool, 2 * delay),
     }
     if profiler:
         row["profile"] = split(profiler, elapsed)
@@ -133,20 +144,36 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def steady_cpu(samples: list[tuple[float, float, float]], pool: SimulatedPool, warmup_s: float) -> dict[str, Any]:
-    """CPU per result in the steady state, the driver's and the island actors' apart, and the cores they kept
-    busy: what one more island costs, where a whole run's figures also count start-up and the last round."""
+def steady_cpu(samples: list[tuple[float, float, float, float]], pool: SimulatedPool,
+               warmup_s: float) -> dict[str, Any]:
+    """CPU per result in the steady state, the driver's, the island actors' and the store writer's apart, and
+    the cores they kept busy: what one more island costs, where a whole run's figures also count start-up and
+    the last round."""
     window = pool.steady_window(warmup_s)
     inside = [s for s in samples if window and window[0] <= s[0] <= window[1]]
     if len(inside) < 2:
         return {}
-    (t0, driver0, islands0), (t1, driver1, islands1) = inside[0], inside[-1]
+    (t0, driver0, islands0, writer0), (t1, driver1, islands1, writer1) = inside[0], inside[-1]
     results = sum(1 for _, end, _ in pool.spans if t0 <= end <= t1)
     if not results:
         return {}
     return {"steady_driver_cpu_ms_per_result": 1000 * (driver1 - driver0) / results,
             "steady_islands_cpu_ms_per_result": 1000 * (islands1 - islands0) / results,
-            "steady_cores_busy": (driver1 - driver0 + islands1 - islands0) / (t1 - t0)}
+            "steady_writer_cpu_ms_per_result": 1000 * (writer1 - writer0) / results,
+            "steady_cores_busy": (driver1 - driver0 + islands1 - islands0 + writer1 - writer0) / (t1 - t0)}
+
+
+def steady_queue(queues: list[tuple[float, int, int]], pool: SimulatedPool, warmup_s: float) -> dict[str, Any]:
+    """In the steady state, how often no candidate was ready for an evaluator that finished (the operators, or
+    the islands, did not keep up) and how many were: the median of samples every 20 ms."""
+    window = pool.steady_window(warmup_s)
+    inside = [q for q in queues if window and window[0] <= q[0] <= window[1]]
+    if not inside:
+        return {}
+    ready = sorted(q[1] for q in inside)
+    return {"steady_none_ready_fraction": sum(1 for r in ready if r == 0) / len(ready),
+            "steady_ready_median": ready[len(ready) // 2],
+            "steady_in_flight_median": sorted(q[2] for q in inside)[len(inside) // 2]}
 
 
 def split(profiler: cProfile.Profile, elapsed: float) -> dict[str, Any]:
@@ -197,13 +224,16 @@ def main() -> None:
             print(f"{n} evaluators, {islands} island(s): {r['results_per_s']:.0f} results/s, "
                   f"least busy {r['least_busy_fraction']:.0%}; steady CPU ms a result: driver "
                   f"{r.get('steady_driver_cpu_ms_per_result', 0):.2f}, islands "
-                  f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f} ({r.get('steady_cores_busy', 0):.2f} cores)",
+                  f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f}, store writer "
+                  f"{r.get('steady_writer_cpu_ms_per_result', 0):.2f} ({r.get('steady_cores_busy', 0):.2f} cores); "
+                  f"none ready {r.get('steady_none_ready_fraction', 0):.0%} of the time, median "
+                  f"{r.get('steady_ready_median', 0)} ready, {r.get('steady_in_flight_median', 0)} in flight",
                   flush=True)
     profiled = None if args.no_profile else measure(counts[-1], args.delay, args.rounds, True,
                                                     args.measures, island_counts[-1])
     table = Table(title=f"one driver, simulated evaluators answering in {args.delay:g} s")
     for col in ("evaluators", "islands", "evaluations", "seconds", "results/s", "ideal/s", "efficiency", "busy",
-                "least busy", "driver CPU ms/result", "steady: driver, islands ms/result", "cores busy"):
+                "least busy", "driver CPU ms/result", "steady: driver, islands, writer ms/result", "cores busy"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(str(r["evaluators"]), str(r["islands"]), str(r["evaluations"]), f"{r['search_s']:.1f}",
@@ -211,7 +241,8 @@ def main() -> None:
                       f"{r['ideal_per_s']:.0f}", f"{r['efficiency']:.0%}", f"{r['busy_fraction']:.0%}",
                       f"{r['least_busy_fraction']:.0%}", f"{r['driver_cpu_ms_per_result']:.2f}",
                       f"{r.get('steady_driver_cpu_ms_per_result', 0):.2f}, "
-                      f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f}", f"{r.get('steady_cores_busy', 0):.2f}")
+                      f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f}, "
+                      f"{r.get('steady_writer_cpu_ms_per_result', 0):.2f}", f"{r.get('steady_cores_busy', 0):.2f}")
     console = Console(width=140)
     console.print(table)
     if profiled:
