@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from storage.test_recorder import _leased, _take_over, candidate, evaluated, new_run
 
 from kernelevo.records.candidate import OperatorFailure, PromptEvolution, Usage
 from kernelevo.records.elite import Elite, Migration
@@ -21,8 +22,6 @@ from kernelevo.storage.recorder import RunRecorder, load_run
 from kernelevo.storage.tables import EliteRow, RunRow
 from kernelevo.storage.writer_process import StoreWriterFailed
 from kernelevo.variation.llm.metaprompt import PromptArchive
-
-from storage.test_recorder import _leased, _take_over, candidate, evaluated, new_run
 
 
 def _stored(db, run_id: int) -> tuple:
@@ -113,13 +112,12 @@ def test_a_write_that_never_succeeds_stops_the_run_with_its_reason(any_db, examp
     run_id = new_run(any_db, examples_dir)
     RunRecorder(any_db, run_id).add_candidate(candidate(0))
     recorder = RunRecorder(any_db, run_id, writer_process=True)
-    with pytest.raises(StoreWriterFailed, match="could not store the run: IntegrityError"):  # noqa: PT012
-        with recorder.batched():
-            recorder.add_candidate(candidate(0))  # (run, number 0) is taken: this batch can never be written
-            recorder.commit()
-            time.sleep(1.0)
-            recorder.add_candidate(candidate(1))
-            recorder.commit()
+    with pytest.raises(StoreWriterFailed, match="could not store the run: IntegrityError"), recorder.batched():
+        recorder.add_candidate(candidate(0))  # (run, number 0) is taken: this batch can never be written
+        recorder.commit()
+        time.sleep(1.0)
+        recorder.add_candidate(candidate(1))
+        recorder.commit()
     assert [c.id for c in load_run(any_db, run_id).candidates] == [0]
 
 
@@ -128,7 +126,7 @@ def test_a_writer_that_finds_the_lease_taken_writes_nothing_more(any_db, example
 
     run_id, first, second, _ = _leased(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id, owner=first, writer_process=True)
-    with pytest.raises(LeaseLost, match="taken over"), recorder.batched():  # noqa: PT012
+    with pytest.raises(LeaseLost, match="taken over"), recorder.batched():
         recorder.add_candidate(candidate(0, operator="seed"))
         recorder.commit()
         recorder.sync()
@@ -144,7 +142,7 @@ def test_a_writer_that_finds_the_lease_taken_writes_nothing_more(any_db, example
 def test_a_killed_writer_is_named_at_the_next_commit_and_what_it_stored_is_kept(any_db, examples_dir: Path) -> None:
     run_id = new_run(any_db, examples_dir)
     recorder = RunRecorder(any_db, run_id, writer_process=True)
-    with pytest.raises(StoreWriterFailed, match=r"died \(exit status -9\)"), recorder.batched():  # noqa: PT012
+    with pytest.raises(StoreWriterFailed, match=r"died \(exit status -9\)"), recorder.batched():
         recorder.add_candidate(candidate(0))
         recorder.commit()
         recorder.sync()
