@@ -222,12 +222,8 @@ class RunRecorder:
 
     def save_migration(self, migration: Migration) -> None:
         """An elite copied into another island's archive: the cell's elite there, and the migration in order."""
-        elite = migration.elite
-        self._write(("migration", dict(
-            run_id=self.run_id, after_evaluations=migration.after_evaluations, hardware=migration.hardware,
-            island=migration.island, cell=elite.cell, candidate_number=elite.candidate_id, objective=elite.objective,
-            measures=list(elite.measures), rel_iqr=elite.rel_iqr),
-            self._elite_row(migration.hardware, migration.island, elite)))
+        self._write(("migration", self._elite_row(migration.hardware, migration.island, migration.elite),
+                     migration.after_evaluations))
 
     def add_failure(self, failure: OperatorFailure) -> None:
         self._write(("failure", dict(

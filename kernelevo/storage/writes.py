@@ -11,7 +11,7 @@ the other writes in the order they were made, each a tuple ``(kind, ...)``:
 
 - ``("evaluations", evaluation rows, elite rows)``: a candidate's results, and the cells it took;
 - ``("elites", elite rows)``: cells' elites, as an import or a summary writes them;
-- ``("migration", migration row, elite row)``: an elite copied into another island's archive;
+- ``("migration", elite row, after how many evaluations)``: an elite copied into another island's archive;
 - ``("failure", row)``, ``("evolution", row)``: an operator's failure, a meta-prompt's evolution;
 - ``("prompts", prompt rows)``: the prompt archive as it is;
 - ``("progress", at, event data, summary columns)``: a progress snapshot.
@@ -105,9 +105,9 @@ class RowWriter:
                     self._keep_elites(elites, write[1])
                 elif kind == "failure":  # in the one INSERT: islands report a duplicate every few results
                     failures.append(write[1])
-                elif kind == "migration":
-                    self._keep_elites(elites, [write[2]])
-                    session.add(MigrationRow(**self._named(write[1])))
+                elif kind == "migration":  # the cell's elite there, and the migration (the same fields) in order
+                    self._keep_elites(elites, [write[1]])
+                    session.add(MigrationRow(**self._named(write[1]), after_evaluations=write[2]))
                 elif kind == "evolution":
                     session.add(EvolutionRow(**write[1]))
                 elif kind == "prompts":
