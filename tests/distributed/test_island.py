@@ -105,6 +105,13 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
                 before = (await actor.ready.remote())["incarnation"]
                 ray.kill(actor, no_restart=False)
                 ready = await restarted(actor, before)
+                # the driver counts a restart when the new incarnation first answers it (an ask or a tell): before
+                # the next kill, so that each is counted (on a loaded machine the other island alone served the 50
+                # evaluations between the kills, and the driver saw only the second restart's incarnation)
+                for _ in range(1200):
+                    if loop.islands.channels[0].incarnation == ready["incarnation"]:  # type: ignore[union-attr]
+                        break
+                    await asyncio.sleep(0.05)
                 kills.append((loop.state.next_id(), ready))
             # the restarted island makes candidates again (or a minute passes: the asserts below say so);
             # then the run ends on an exact budget
