@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from driver_ceiling import cpu_s  # noqa: E402  (this folder: a script's own is on the path)
 from storage.test_recorder import evaluated, new_run  # noqa: E402
 
 from kernelevo.records.candidate import Candidate  # noqa: E402
@@ -62,13 +63,6 @@ def one(tables: tuple[Any, Any], writer_process: bool) -> tuple[float, float]:
     assert stored == results, f"{stored} of {results} evaluations stored"
     return driver * 1000 / results, process_cpu * 1000 / results
 
-
-def cpu_s(pid: int) -> float:
-    """A process's CPU seconds (user and system) from /proc."""
-    import os
-
-    fields = (stat := Path(f"/proc/{pid}/stat").read_text())[stat.rfind(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:

@@ -108,11 +108,6 @@ class WriterProcess:
                 self.process.kill()
                 self.process.wait()
 
-    def kill(self) -> None:
-        self.process.kill()
-        self.process.wait()
-        self.conn.close()
-
     def _send(self, message: tuple[Any, ...]) -> None:
         try:
             self.conn.send(message)
