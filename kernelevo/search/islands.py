@@ -4,6 +4,9 @@ The destination is the next island in a ring (``ring``: 0 -> 1 -> ... -> 0), or 
 at random for each migrant (``random``). The scheduler migrates every ``migration_every`` evaluations,
 in the archives of record; island actors (:mod:`kernelevo.distributed.island`) are then told of the
 elites that moved into theirs.
+
+Seeds move the same way (:func:`share_seed`): each is judged once, in island 0, and offered to every
+other island as soon as it is told.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from kernelevo.records.candidate import Evaluated
 from kernelevo.records.elite import Elite
 from kernelevo.search.state import SearchState
 
@@ -43,4 +47,24 @@ def migrate(state: SearchState, islands: int, topology: Topology = "ring",
     return moved
 
 
-__all__ = ["Topology", "destination", "migrate"]
+def share_seed(state: SearchState, told: list[Evaluated], islands: int) -> list[tuple[str, int, Elite]]:
+    """A seed's elite, where it took a cell of its own island's archive, offered to every other island's: each
+    island starts from every seed without judging it again. (A copy of each seed per island judged every seed
+    once per island: on an H200, 4 islands spent the first 16 of a 100-evaluation budget re-timing the slow seeds
+    of a scan before its fast one, `benchmarks/results/island_quality-h200.json`.) The (hardware, island, elite)
+    that took a cell, as :func:`migrate` gives them."""
+    moved = []
+    for evaluated in told:
+        if not evaluated.took_cell or evaluated.measures is None:
+            continue
+        elite = state.archive(evaluated.island, evaluated.hardware).elite_at(tuple(evaluated.measures))
+        if elite is None or elite.candidate_id != evaluated.candidate_id:
+            continue
+        for island in range(islands):
+            if island != evaluated.island and state.archive(island, evaluated.hardware).add(
+                    elite.candidate_id, elite.objective, elite.measures, elite.rel_iqr).status.inserted:
+                moved.append((evaluated.hardware, island, elite))
+    return moved
+
+
+__all__ = ["Topology", "destination", "migrate", "share_seed"]

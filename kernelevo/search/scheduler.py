@@ -38,7 +38,7 @@ from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.concurrency import ConcurrencyLimiter
-from kernelevo.search.islands import migrate
+from kernelevo.search.islands import migrate, share_seed
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.progress import snapshot
@@ -320,12 +320,11 @@ class Scheduler:
 
     # -- seeds -----------------------------------------------------------------------------------
     def add_seeds(self, seeds: list[tuple[str, str]]) -> None:
-        """Queue the seed kernels, (name, source) each (only on a fresh run)."""
+        """Queue the seed kernels, (name, source) each (only on a fresh run): each judged once, in island 0, and
+        shared with the other islands as it is told (:func:`share_seed`)."""
         for name, source in seeds:
-            for island in range(self.config.islands):
-                candidate = Candidate(id=self.state.next_id(), source=source, operator=OperatorName.SEED, island=island,
-                                      note=f"seed {name}")
-                self._record(candidate)
+            self._record(Candidate(id=self.state.next_id(), source=source, operator=OperatorName.SEED, island=0,
+                                   note=f"seed {name}"))
 
     def _record(self, candidate: Candidate) -> None:
         self.state.add_candidate(candidate)
@@ -362,6 +361,8 @@ class Scheduler:
         for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
+        if candidate.operator == OperatorName.SEED and self.config.islands > 1:
+            self._migrated(share_seed(self.state, told, self.config.islands))
         self._maybe_migrate()
         self.store.progress(lambda: snapshot(self), force=any(e.credited for e in told))
         self.on_event("evaluation")
@@ -372,7 +373,13 @@ class Scheduler:
         if self.config.islands < 2 or n - self._last_migration < every:
             return
         self._last_migration = n
-        for hardware, island, elite in migrate(self.state, self.config.islands, self.config.migration, self.rng):
+        self._migrated(migrate(self.state, self.config.islands, self.config.migration, self.rng))
+
+    def _migrated(self, moved: list[tuple[str, int, Elite]]) -> None:
+        """Elites that took a cell of another island's archive: stored (a resume replays them), and told to the
+        island actors."""
+        n = self.state.evaluated_count()
+        for hardware, island, elite in moved:
             self.store.save_migration(Migration(n, hardware, island, elite))
             if self.islands is not None:
                 self.islands.migrated(hardware, island, elite)

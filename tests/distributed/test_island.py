@@ -70,6 +70,13 @@ def test_islands_on_ray_make_the_candidates_and_see_their_archives(local_ray: Cl
     assert len(ids) == len(set(ids)) == 10
     assert [c.id for c in stored.candidates] == sorted(outcome.state.candidates)  # numbered by the driver
     assert islands.final_views == views_of_record(outcome)
+    # each seed judged once, in island 0, and every correct one held by island 1's archive too, where a resume
+    # finds it again (stored as migrations)
+    seeds = [c for c in outcome.state.candidates.values() if c.operator == "seed"]
+    assert len(seeds) == len(gelu.seed_sources()) and {c.island for c in seeds} == {0}
+    took = {c.id for c in seeds if any(e.took_cell for e in outcome.state.evaluations[c.id])}
+    assert took and took <= {m.elite.candidate_id for m in stored.migrations if m.island == 1}
+    assert cells(rebuilt(stored, outcome.state)) == cells(outcome.state)
 
 
 def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(local_ray: ClusterInfo, matmul,
