@@ -12,10 +12,12 @@ other island as soon as it is told.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Literal
 
-from kernelevo.records.candidate import Evaluated
-from kernelevo.records.elite import Elite
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorName
+from kernelevo.records.elite import Elite, Migration
+from kernelevo.records.run_config import RunConfig
 from kernelevo.search.state import SearchState
 
 Topology = Literal["ring", "random"]
@@ -58,7 +60,7 @@ def share_seed(state: SearchState, told: list[Evaluated], islands: int) -> list[
         if not evaluated.took_cell or evaluated.measures is None:
             continue
         elite = state.archive(evaluated.island, evaluated.hardware).elite_at(tuple(evaluated.measures))
-        if elite is None or elite.candidate_id != evaluated.candidate_id:
+        if elite is None:
             continue
         for island in range(islands):
             if island != evaluated.island and state.archive(island, evaluated.hardware).add(
@@ -67,4 +69,34 @@ def share_seed(state: SearchState, told: list[Evaluated], islands: int) -> list[
     return moved
 
 
-__all__ = ["Topology", "destination", "migrate", "share_seed"]
+class Migrations:
+    """The scheduler's migrations: a told seed shared with every island at once (:func:`share_seed`), and each
+    island's best moved every ``migration_every`` evaluations (:func:`migrate`); each move ``save``d (a resume
+    replays them) and ``tell``-ed to the island actors, where there are some."""
+
+    def __init__(self, config: RunConfig, state: SearchState, rng: random.Random, *,
+                 save: Callable[[Migration], None], tell: Callable[[str, int, Elite], None] | None) -> None:
+        self.config, self.state, self.rng, self.save, self.tell = config, state, rng, save, tell
+        self._last = state.evaluated_count()
+
+    def after(self, candidate: Candidate, told: list[Evaluated]) -> None:
+        """What is due once ``candidate``'s outcomes were told."""
+        islands = self.config.islands
+        if islands < 2:
+            return
+        if candidate.operator == OperatorName.SEED:
+            self._moved(share_seed(self.state, told, islands))
+        n = self.state.evaluated_count()
+        if n - self._last >= self.config.migration_every:
+            self._last = n
+            self._moved(migrate(self.state, islands, self.config.migration, self.rng))
+
+    def _moved(self, moved: list[tuple[str, int, Elite]]) -> None:
+        n = self.state.evaluated_count()
+        for hardware, island, elite in moved:
+            self.save(Migration(n, hardware, island, elite))
+            if self.tell is not None:
+                self.tell(hardware, island, elite)
+
+
+__all__ = ["Migrations", "Topology", "destination", "migrate", "share_seed"]

@@ -33,12 +33,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
 
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, OperatorName, PromptEvolution
-from kernelevo.records.elite import Elite, Migration
+from kernelevo.records.elite import Elite
 from kernelevo.records.result import ErrorKind, EvalResult
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.concurrency import ConcurrencyLimiter
-from kernelevo.search.islands import migrate, share_seed
+from kernelevo.search.islands import Migrations
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.progress import snapshot
@@ -131,7 +131,8 @@ class Scheduler:
             state.emitter.start(spec=spec, config=config, state=state, operators=operators, rng=self.rng,
                                 record=self._record, fail=self._fail,
                                 save_prompts=lambda: store.save_prompts(state.prompts))
-        self._last_migration = state.evaluated_count()
+        self.migrations = Migrations(config, state, self.rng, save=store.save_migration,
+                                     tell=islands.migrated if islands is not None else None)
         self._evolutions = state.llm_samples // config.evolve_prompts_every
 
     # -- budgets ---------------------------------------------------------------------------------
@@ -361,28 +362,9 @@ class Scheduler:
         for evaluated in told:
             log.debug("candidate %d (%s%s): %s", candidate.id, candidate.operator,
                       f", {candidate.note}" if candidate.note else "", evaluated.result.headline())
-        if candidate.operator == OperatorName.SEED and self.config.islands > 1:
-            self._migrated(share_seed(self.state, told, self.config.islands))
-        self._maybe_migrate()
+        self.migrations.after(candidate, told)
         self.store.progress(lambda: snapshot(self), force=any(e.credited for e in told))
         self.on_event("evaluation")
-
-    def _maybe_migrate(self) -> None:
-        """Every ``migration_every`` evaluations, each island's best joins another island (``migration``)."""
-        n, every = self.state.evaluated_count(), self.config.migration_every
-        if self.config.islands < 2 or n - self._last_migration < every:
-            return
-        self._last_migration = n
-        self._migrated(migrate(self.state, self.config.islands, self.config.migration, self.rng))
-
-    def _migrated(self, moved: list[tuple[str, int, Elite]]) -> None:
-        """Elites that took a cell of another island's archive: stored (a resume replays them), and told to the
-        island actors."""
-        n = self.state.evaluated_count()
-        for hardware, island, elite in moved:
-            self.store.save_migration(Migration(n, hardware, island, elite))
-            if self.islands is not None:
-                self.islands.migrated(hardware, island, elite)
 
     # -- meta-prompt evolution -----------------------------------------------------------------------
     def _evolution_due(self) -> bool:
