@@ -183,9 +183,9 @@ async def run_search(
                           islands=islands)
         if not stored.candidates:
             seeding = time.monotonic()
-            made = await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds))
+            made, why_none = await asyncio.to_thread(compile_seeds, spec, config, has_seeds=bool(seeds))
             loop.seeding_s = time.monotonic() - seeding
-            loop.add_seeds(seeds + made)
+            loop.add_seeds(seeds + made, why_none=why_none)
         if on_start:
             on_start(loop)
         _handle_ctrl_c(loop, pool)
@@ -235,11 +235,12 @@ async def start_islands(db: Database, run_id: int, spec: Spec, config: RunConfig
     return islands
 
 
-def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tuple[str, str]]:
+def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> tuple[list[tuple[str, str]], str]:
     """torch.compile's own Triton kernels for ``spec`` as seeds, where the run asks for them
-    (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged."""
+    (``seed_from``) and this machine's GPU can compile them; otherwise none, with the reason logged and
+    returned beside them ('' when there are seeds): a run left with no seed at all stops with it."""
     if config.seed_from == "spec" or (config.seed_from == "auto" and has_seeds):
-        return []
+        return [], "seeds from torch.compile not asked for (--seed-from spec)" if config.seed_from == "spec" else ""
     from kernelevo.evaluation.common.library_policy import effective_policy
     from kernelevo.variation.seeding.compile_seeds import seeds_from_compile
     from kernelevo.variation.seeding.inductor_capture import CaptureError
@@ -251,13 +252,13 @@ def compile_seeds(spec: Spec, config: RunConfig, *, has_seeds: bool) -> list[tup
         seeds = seeds_from_compile(spec, device=config.evaluation.device, library=library)
     except (CaptureError, ConversionError) as exc:
         log.warning("No seed from torch.compile for %s: %s", spec.name, exc)
-        return []
+        return [], f"no seed from torch.compile: {exc}"
     except Exception as exc:  # a seed is a help, never a reason for the run to end
         log.warning("No seed from torch.compile for %s: seeding failed (%s: %s)", spec.name, type(exc).__name__, exc)
-        return []
+        return [], f"no seed from torch.compile: seeding failed ({type(exc).__name__}: {exc})"
     log.info("Seeded %s from torch.compile in %.1f s (%s)", spec.name, time.monotonic() - started,
              ", ".join(n for n, _ in seeds))
-    return seeds
+    return seeds, "" if seeds else "torch.compile gave no seed"
 
 
 def _finish(db: Database, run_id: int, owner: str, kind: StopReason, reason: str) -> None:

@@ -146,6 +146,22 @@ def test_a_run_whose_every_seed_is_wrong_fails_for_want_of_a_correct_seed(gelu: 
     assert_stored(db, run_id, StopReason.NO_CORRECT_SEED, outcome.reason)
 
 
+def test_a_run_with_no_seed_at_all_says_it_had_nothing_to_start_from(gelu: Spec, tmp_path: Path,
+                                                                      db: Database) -> None:
+    """No seed given and none asked of torch.compile: nothing is judged, and the stop says why, not that every
+    seed was rejected (there was none)."""
+    from kernelevo.search.pool import LocalEvaluatorPool
+
+    config = RunConfig(budget=Budget(evaluations=5), ray=False, evaluation=CPU, seed_from="spec")
+    run_id = new_run(db, gelu, config, owner="test", out=tmp_path / "run", seeds=[])
+    outcome = asyncio.run(run_search(db, run_id, pool=LocalEvaluatorPool(gelu, CPU, workers=1)))
+    assert outcome.state.evaluated_count() == 0
+    assert (outcome.kind, outcome.status) == (StopReason.NO_SEED, RunStatus.FAILED)
+    assert "nothing to start from" in outcome.reason and "--seed-from spec" in outcome.reason
+    assert "rejected" not in outcome.reason
+    assert_stored(db, run_id, StopReason.NO_SEED, outcome.reason)
+
+
 def test_stops_outside_a_driver_have_their_kinds(gelu: Spec, db: Database) -> None:
     """A queued run stopped through the API; one whose driver's process ended without ending it (the launcher)."""
     with db.session() as session:

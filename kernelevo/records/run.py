@@ -31,6 +31,7 @@ class StopReason(StrEnum):
     EXHAUSTED = "exhausted"  # the operators made nothing new from any elite (no task left)
     IDLE_OPERATORS = "idle_operators"  # the operators made nothing new in many tries in a row
     NO_CORRECT_SEED = "no_correct_seed"  # every seed was rejected: no correct kernel to vary
+    NO_SEED = "no_seed"  # no seed was given or made, and no operator writes a kernel from the reference alone
     LLM_FAILED = "llm_failed"  # no model answers (and the run did not ask to go on offline)
     STOPPED_BY_USER = "stopped_by_user"  # a stop asked through the API or the library
     CTRL_C = "ctrl_c"  # Ctrl-C once: the evaluations under way were finished
@@ -50,7 +51,7 @@ class StopReason(StrEnum):
 _STOP_STATUS = {
     **dict.fromkeys((StopReason.BUDGET_EVALUATIONS, StopReason.BUDGET_TIME, StopReason.BUDGET_TOKENS,
                      StopReason.BUDGET_DOLLARS, StopReason.EXHAUSTED, StopReason.IDLE_OPERATORS), RunStatus.FINISHED),
-    **dict.fromkeys((StopReason.NO_CORRECT_SEED, StopReason.LLM_FAILED, StopReason.DRIVER_FAILED,
+    **dict.fromkeys((StopReason.NO_CORRECT_SEED, StopReason.NO_SEED, StopReason.LLM_FAILED, StopReason.DRIVER_FAILED,
                      StopReason.DRIVER_ENDED), RunStatus.FAILED),
     StopReason.INTERRUPTED: RunStatus.INTERRUPTED,
 }

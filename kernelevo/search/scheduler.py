@@ -112,6 +112,7 @@ class Scheduler:
         self.by_budget = False  # it stops because a budget was reached: the seeds still waiting are judged
         self.started = time.monotonic()  # the minutes budget counts this session's wall time
         self.seeding_s = 0.0  # of which making the seeds took (torch.compile's captures)
+        self.why_no_seed = ""  # why seeding made no seed (add_seeds), for the stop it leads to
         self.finished: float | None = None  # when run() returned
         # summed time an evaluator held its device (the judge's time) for these candidates: the busy
         # fraction. Not the time awaiting the pool: on a GPU an evaluator takes several at once.
@@ -216,6 +217,12 @@ class Scheduler:
             if not tasks:
                 if self.state.archives and any(len(a) for a in self.state.archives.values()):
                     self.stop(EXHAUSTED, StopReason.EXHAUSTED)
+                elif not self.state.candidates:  # nothing was ever made: every operator varies a kernel
+                    self.stop("nothing to start from: no seed kernel was given or made"
+                              + (f" ({self.why_no_seed})" if self.why_no_seed else "")
+                              + "; every operator varies a kernel: give the spec a seed, or search on a GPU"
+                              " where torch.compile's kernels become seeds (--seed-from auto or compile)",
+                              StopReason.NO_SEED)
                 else:
                     self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)",
                               StopReason.NO_CORRECT_SEED)
@@ -320,9 +327,11 @@ class Scheduler:
         self.llm = None
 
     # -- seeds -----------------------------------------------------------------------------------
-    def add_seeds(self, seeds: list[tuple[str, str]]) -> None:
+    def add_seeds(self, seeds: list[tuple[str, str]], *, why_none: str = "") -> None:
         """Queue the seed kernels, (name, source) each (only on a fresh run): each judged once, in island 0, and
-        shared with the other islands as it is told (:func:`share_seed`)."""
+        shared with the other islands as it is told (:func:`share_seed`). ``why_none``: why seeding made none,
+        said when the run stops for want of anything to start from."""
+        self.why_no_seed = why_none
         for name, source in seeds:
             self._record(Candidate(id=self.state.next_id(), source=source, operator=OperatorName.SEED, island=0,
                                    note=f"seed {name}"))

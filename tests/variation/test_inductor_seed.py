@@ -171,10 +171,11 @@ def test_without_a_gpu_the_run_says_why_it_has_no_compile_seed(caplog: pytest.Lo
     with pytest.raises(CaptureError, match="need a GPU"):
         capture(spec)
     with caplog.at_level(logging.WARNING, logger="kernelevo.driver"):
-        assert compile_seeds(spec, RunConfig(), has_seeds=False) == []
+        seeds, why_none = compile_seeds(spec, RunConfig(), has_seeds=False)
+    assert seeds == [] and "need a GPU" in why_none  # the reason a run with no seed at all stops with
     assert "No seed from torch.compile for gelu_tanh" in caplog.text and "need a GPU" in caplog.text
     # a spec with seeds of its own is not compiled unless asked
-    assert compile_seeds(spec, RunConfig(), has_seeds=True) == []
+    assert compile_seeds(spec, RunConfig(), has_seeds=True) == ([], "")
 
 
 @pytest.mark.gpu
