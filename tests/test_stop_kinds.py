@@ -143,6 +143,8 @@ def test_a_run_whose_every_seed_is_wrong_fails_for_want_of_a_correct_seed(gelu: 
     outcome = asyncio.run(run_search(db, run_id, pool=LocalEvaluatorPool(gelu, CPU, workers=1)))
     assert outcome.state.evaluated_count() >= 1 and outcome.state.correct_count() == 0
     assert (outcome.kind, outcome.status) == (StopReason.NO_CORRECT_SEED, RunStatus.FAILED)
+    # every seed gave a wrong output: the stop says how to check the tolerance against the reference's rounding
+    assert "all as wrong output" in outcome.reason and "kernelevo spec" in outcome.reason
     assert_stored(db, run_id, StopReason.NO_CORRECT_SEED, outcome.reason)
 
 

@@ -194,3 +194,9 @@ def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:
             f"{v.flops:,}",
         )
     console.print(table)
+    for p in report.precision:
+        measured = (f"{p.worst_ratio:.3g}x the tolerance at worst" if p.worst_ratio is not None else "not measured")
+        console.print(f"reference vs float64, variant {p.variant}: {measured} (atol {p.atol:g}, rtol {p.rtol:g}"
+                      + (", the spec's" if p.tolerance_set else ", the default") + ")")
+        if p.note:
+            console.print(Text("warning: " + p.note, style="yellow"))

@@ -224,10 +224,21 @@ class Scheduler:
                               " where torch.compile's kernels become seeds (--seed-from auto or compile)",
                               StopReason.NO_SEED)
                 else:
-                    self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)",
-                              StopReason.NO_CORRECT_SEED)
+                    self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)"
+                              + self._wrong_seeds_hint(), StopReason.NO_CORRECT_SEED)
                 continue
             self._collect(await tasks.next_finished(self._until_deadline_s()), untold)
+
+    def _wrong_seeds_hint(self) -> str:
+        """Where every seed gave a wrong output, torch.compile's own among them, the likelier fault is a tolerance
+        tighter than the reference's own rounding than every seed: say how to check it."""
+        results = [e.result for told in self.state.evaluations.values() for e in told]
+        if not results or any(r.error != ErrorKind.WRONG_OUTPUT for r in results):
+            return ""
+        return ("; all as wrong output: if torch.compile's own kernels are among them, the spec's tolerance may be "
+                "tighter than the reference's own rounding (an ill-conditioned reference, or float32 convolutions "
+                "in TF32 on a GPU): `kernelevo spec SPEC` measures the reference against float64 and says what "
+                "tolerance admits it")
 
     def _until_deadline_s(self) -> float | None:
         """Seconds until the time budget runs out (None without one): the loop wakes then to stop, where it

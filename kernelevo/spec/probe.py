@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from kernelevo.isolation.sandbox import Sandbox, SandboxFailure
 from kernelevo.spec.errors import SpecError
+from kernelevo.spec.precision import ReferencePrecision, reference_precision
 from kernelevo.spec.sizes import CPU_CHILD_LIMIT, ensure_fits, live_data, size_globals
 from kernelevo.spec.spec import Spec
 
@@ -70,6 +71,8 @@ class SpecReport(BaseModel):
     name: str
     device: str
     variants: list[VariantInfo]
+    # each variant's reference against itself in float64: whether the tolerance admits the reference itself
+    precision: list[ReferencePrecision] = []
 
     def variant(self, name: str) -> VariantInfo:
         return next(v for v in self.variants if v.name == name)
@@ -189,7 +192,9 @@ class SpecProbe:
 
     def handle(self, request: _ProbeRequest) -> SpecReport:
         variants = [describe_variant(self.problem, v, self.device) for v in request.variants]
-        return SpecReport(name=self.problem.spec.name, device=str(self.device), variants=variants)
+        precision = [reference_precision(self.problem, v, self.device) for v in request.variants]
+        return SpecReport(name=self.problem.spec.name, device=str(self.device), variants=variants,
+                          precision=precision)
 
 
 def check_spec(

@@ -1,0 +1,106 @@
+"""The reference against itself in float64: a tolerance tighter than the reference's own rounding is named,
+with the tolerance that admits it, before a run rejects every kernel as wrong."""
+
+from __future__ import annotations
+
+import textwrap
+
+import torch
+
+from kernelevo.spec import check_spec, read_spec
+from kernelevo.spec.loaded import LoadedSpec
+from kernelevo.spec.precision import reference_precision
+
+CPU = torch.device("cpu")
+
+# (x * 1e5 + y) - x * 1e5: float32 keeps 7 digits of the sum, so y comes back with an absolute error of
+# about 4e-3 where float64 gives it to 1e-12: an ill-conditioned reference, whatever a kernel does
+CANCELS = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        big = x * 1e5
+        return (big + y) - big
+
+n = 4096
+
+def get_inputs():
+    return [torch.randn(n), torch.randn(n)]
+
+def get_init_inputs():
+    return []
+'''
+
+CONVOLVES = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+def get_inputs():
+    return [torch.randn(2, 3, 16, 16)]
+
+def get_init_inputs():
+    return []
+'''
+
+WELL = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.gelu(x)
+
+def get_inputs():
+    return [torch.randn(64, 256)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+def precision_of(source: str, settings: str = ""):
+    spec = read_spec(textwrap.dedent(source) + settings)
+    return reference_precision(LoadedSpec(spec), "default", CPU)
+
+
+def test_an_ill_conditioned_reference_is_named_with_the_tolerance_that_admits_it() -> None:
+    found = precision_of(CANCELS)
+    assert found.worst_ratio is not None and found.worst_ratio > 10 and found.share_beyond > 0.01
+    needed = found.needed_tolerance()
+    assert needed is not None and needed >= found.worst_ratio * 1e-4
+    assert "ill-conditioned" in found.note and f'"atol": {needed:g}' in found.note
+    # that tolerance admits the reference itself
+    again = precision_of(CANCELS, f'\nKERNELEVO = {{"atol": {needed!r}, "rtol": {needed!r}}}\n')
+    assert again.worst_ratio is not None and again.worst_ratio <= 1 and again.note == ""
+
+
+def test_a_well_conditioned_reference_says_nothing() -> None:
+    found = precision_of(WELL)
+    assert found.worst_ratio is not None and found.worst_ratio < 0.1
+    assert found.note == "" and not found.convolves and not found.tolerance_set
+
+
+def test_a_float32_convolution_at_the_default_tolerance_is_warned_of_tf32() -> None:
+    """On a CPU the convolution is exact, but on a GPU cuDNN runs it in TF32 by default: the note says so."""
+    found = precision_of(CONVOLVES)
+    assert found.convolves and found.worst_ratio is not None and found.worst_ratio < 1
+    assert "TF32" in found.note and '"atol": 1e-2' in found.note
+    # a spec that sets its own tolerance, or opts in to TF32, has decided: no note
+    assert precision_of(CONVOLVES, '\nKERNELEVO = {"atol": 1e-2, "rtol": 1e-2}\n').note == ""
+    assert precision_of(CONVOLVES, '\nKERNELEVO = {"tf32": True}\n').note == ""
+
+
+def test_the_spec_check_reports_it_from_its_child() -> None:
+    report = check_spec(read_spec(textwrap.dedent(CANCELS)), device="cpu")
+    (found,) = report.precision
+    assert found.variant == "default" and "ill-conditioned" in found.note
