@@ -215,6 +215,45 @@ def test_a_spec_submitted_through_the_form_starts_a_run_that_progresses_live(ser
     assert "finished" in row.inner_text() and row.get_by_role("button", name=re.compile("resume")).is_enabled()
 
 
+ILL_CONDITIONED = """import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        big = x * 1e5
+        return (big + y) - big  # float32 keeps y to about 4e-3: 40 times its tolerance
+
+def get_inputs():
+    return [torch.randn(4096), torch.randn(4096)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_a_spec_whose_reference_misses_its_own_tolerance_is_warned_of_before_the_run_starts(
+        server: Server, page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "cancels.py"
+    path.write_text(ILL_CONDITIONED)
+    page.goto(f"{server.url}/#/submit")
+    page.fill("#token", server.token)
+    page.press("#token", "Tab")
+    page.set_input_files("#spec", str(path))
+    page.fill("#evaluations", "2")
+    page.fill("#settings", json.dumps(CPU_RUN))
+    runs_before = server.client().get("/api/runs").json()["total"]
+    page.get_by_role("button", name="Check the spec and start the run").click()
+    warning = page.locator(".spec-warnings")
+    warning.wait_for(timeout=120_000)
+    assert "ill-conditioned" in warning.inner_text() and '"atol"' in warning.inner_text()
+    assert server.client().get("/api/runs").json()["total"] == runs_before  # nothing started yet
+    page.get_by_role("button", name="Start the run anyway").click()
+    page.wait_for_url(re.compile(r"#/runs/\d+$"), timeout=60_000)
+    run = server.client().get(f"/api/runs/{int(page.url.rsplit('/', 1)[1])}").json()
+    assert run["config"]["budget"]["evaluations"] == 2  # the form's run, started once the user chose to
+    assert server.client().get("/api/runs").json()["total"] == runs_before + 1
+
+
 def test_the_runs_table_sorts_and_filters(server: Server, cpu_run: dict[str, Any], page: Any) -> None:
     page.goto(f"{server.url}/#/")
     page.wait_for_selector("tr[data-run]")

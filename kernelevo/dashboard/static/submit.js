@@ -78,17 +78,37 @@ export async function submitView(root, page) {
       let specId = Number(existing.value);
       if (specFile) {
         fill(status, el("p", { class: "muted" }, "Checking the spec in an isolated child…"));
-        specId = (await storeSpec(specFile, form.seeds.files, form.name.value.trim())).id;
+        const stored = await storeSpec(specFile, form.seeds.files, form.name.value.trim());
+        specId = stored.id;
+        // what the check found about the reference's own precision: said before any GPU time is spent
+        const warnings = ((stored.report || {}).precision || []).map((p) => p.note).filter(Boolean);
+        if (warnings.length) {
+          const anyway = el("button", { type: "button", id: "start-anyway" }, "Start the run anyway");
+          anyway.addEventListener("click", () => startRun(specId, config));
+          fill(status, el("div", { class: "notice spec-warnings", role: "alert" },
+            el("p", {}, "The spec was stored. Its check found:"),
+            el("ul", {}, ...warnings.map((note) => el("li", {}, note))),
+            el("p", {}, anyway, " or change the spec's tolerance and submit it again.")));
+          return;
+        }
       }
-      fill(status, el("p", { class: "muted" }, "Starting the run…"));
-      const run = await api("/api/runs", { method: "POST", json: { spec_id: specId, config } });
-      location.hash = `#/runs/${run.id}`;
+      await startRun(specId, config);
     } catch (error) {
       fill(status, errorBox(error.message));
     } finally {
       form.start.disabled = false;
     }
   });
+
+  async function startRun(specId, config) {
+    try {
+      fill(status, el("p", { class: "muted" }, "Starting the run…"));
+      const run = await api("/api/runs", { method: "POST", json: { spec_id: specId, config } });
+      location.hash = `#/runs/${run.id}`;
+    } catch (error) {
+      fill(status, errorBox(error.message));
+    }
+  }
 
   // the notice asking for a token goes as soon as one is entered (and comes back if it is cleared), and with
   // it the error that the last attempt without one left
