@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 from rich.console import Console
@@ -39,7 +39,7 @@ from kernelevo.settings import Settings
 from kernelevo.storage.database import Database, DatabaseMissing, DatabaseUnusable, open_database
 
 if TYPE_CHECKING:
-    from kernelevo.spec import Spec
+    from kernelevo.spec import Spec, SpecReport
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C ended
@@ -242,7 +242,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
                             "kernels for sm_90 here; run the search on a GPU machine or a Ray cluster with GPUs")
             # The spec runs in an isolated child as the run's judge will run it (a get_inputs that raises, a
             # reference that is nondeterministic), while every model answers a test call.
-            asyncio.run(_ready_to_start(config, spec))
+            report = asyncio.run(_ready_to_start(config, spec))
+            for found in report.precision if report is not None else []:
+                if found.note:  # the tolerance would reject kernels as good as the reference: say so first
+                    console.print(f"warning: {found.note}", style="yellow", highlight=False)
             from kernelevo.driver import new_run  # (seconds of imports: after the quick checks)
 
             db = database(args)  # only now: a run that cannot start leaves no database behind
@@ -301,9 +304,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK if outcome.state.correct_count() else EXIT_REJECTED
 
 
-async def _ready_to_start(config: RunConfig, spec: Spec | None) -> None:
+async def _ready_to_start(config: RunConfig, spec: Spec | None) -> SpecReport | None:
     """Check ``spec`` in an isolated child (a new run's; a resumed run's spec was checked when it started) while
-    every model answers a test call; the spec's problem first (SpecError), else the models' (PreflightError)."""
+    every model answers a test call; the spec's problem first (SpecError), else the models' (PreflightError).
+    Returns the spec's report (None on a resume)."""
     from kernelevo.spec import check_spec
     from kernelevo.variation.llm.models import preflight
 
@@ -311,9 +315,11 @@ async def _ready_to_start(config: RunConfig, spec: Spec | None) -> None:
     if spec is not None:  # on this machine: on a Ray cluster's GPUs it is checked again as its judges start
         device = "cpu" if remote_gpus(config) else config.evaluation.device
         checks.insert(0, asyncio.to_thread(check_spec, spec, device="cuda" if device.startswith("cuda") else device))
-    for outcome in await asyncio.gather(*checks, return_exceptions=True):
+    outcomes = await asyncio.gather(*checks, return_exceptions=True)
+    for outcome in outcomes:
         if isinstance(outcome, BaseException):
             raise outcome
+    return cast("SpecReport", outcomes[0]) if spec is not None else None
 
 
 def _stored(db: Database, run_id: int) -> RunConfig:

@@ -254,3 +254,15 @@ def test_the_runs_table_names_the_floor_of_each_roofline_fraction(tmp_path: Path
     rows = {line.split("│")[1].strip(): line for line in done.stdout.splitlines() if line.count("│") > 5}
     assert "98% (read)" in rows[str(ids[0])] and "50% (compute)" in rows[str(ids[1])], done.stdout
     assert "42%" in rows[str(ids[2])] and "42% (" not in rows[str(ids[2])], done.stdout
+
+
+ILL_CONDITIONED = ROOT / "tests" / "spec" / "specs" / "ill_conditioned.py"
+
+
+def test_a_run_warns_first_of_a_tolerance_tighter_than_the_references_own_rounding(tmp_path: Path) -> None:
+    """It still runs (the user may know better), but says what its check of the spec found, and why it stops."""
+    (tmp_path / "cancels.py").write_text(ILL_CONDITIONED.read_text())
+    done = kernelevo(tmp_path, "run", "cancels.py", "--db", "runs.db", "--device", "cpu", "--no-ray",
+                     "--budget", "evals=2", "--out", "out", "--plain")
+    assert "warning: the reference's own float32 result misses float64" in " ".join(done.stdout.split()), done.stdout
+    assert "nothing to start from" in " ".join(done.stdout.split()) and done.returncode == 1, done.stdout + done.stderr

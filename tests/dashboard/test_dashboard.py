@@ -215,26 +215,13 @@ def test_a_spec_submitted_through_the_form_starts_a_run_that_progresses_live(ser
     assert "finished" in row.inner_text() and row.get_by_role("button", name=re.compile("resume")).is_enabled()
 
 
-ILL_CONDITIONED = """import torch
-import torch.nn as nn
-
-class Model(nn.Module):
-    def forward(self, x, y):
-        big = x * 1e5
-        return (big + y) - big  # float32 keeps y to about 4e-3: 40 times its tolerance
-
-def get_inputs():
-    return [torch.randn(4096), torch.randn(4096)]
-
-def get_init_inputs():
-    return []
-"""
+ILL_CONDITIONED = Path(__file__).parents[1] / "spec" / "specs" / "ill_conditioned.py"
 
 
 def test_a_spec_whose_reference_misses_its_own_tolerance_is_warned_of_before_the_run_starts(
         server: Server, page: Any, tmp_path: Path) -> None:
     path = tmp_path / "cancels.py"
-    path.write_text(ILL_CONDITIONED)
+    path.write_text(ILL_CONDITIONED.read_text())
     page.goto(f"{server.url}/#/submit")
     page.fill("#token", server.token)
     page.press("#token", "Tab")

@@ -4,6 +4,7 @@ with the tolerance that admits it, before a run rejects every kernel as wrong.""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import torch
 
@@ -13,25 +14,9 @@ from kernelevo.spec.precision import reference_precision
 
 CPU = torch.device("cpu")
 
-# (x * 1e5 + y) - x * 1e5: float32 keeps 7 digits of the sum, so y comes back with an absolute error of
-# about 4e-3 where float64 gives it to 1e-12: an ill-conditioned reference, whatever a kernel does
-CANCELS = '''
-import torch
-import torch.nn as nn
-
-class Model(nn.Module):
-    def forward(self, x, y):
-        big = x * 1e5
-        return (big + y) - big
-
-n = 4096
-
-def get_inputs():
-    return [torch.randn(n), torch.randn(n)]
-
-def get_init_inputs():
-    return []
-'''
+ILL_CONDITIONED = Path(__file__).parent / "specs" / "ill_conditioned.py"
+# the same reference as source text, to give it settings
+CANCELS = ILL_CONDITIONED.read_text()
 
 CONVOLVES = '''
 import torch
