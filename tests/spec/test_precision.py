@@ -89,3 +89,12 @@ def test_the_spec_check_reports_it_from_its_child() -> None:
     report = check_spec(read_spec(textwrap.dedent(CANCELS)), device="cpu")
     (found,) = report.precision
     assert found.variant == "default" and "ill-conditioned" in found.note
+
+
+def test_kernelbenchs_mamba2_loads_as_written_and_is_measured() -> None:
+    """KernelBench's Mamba2 imports einops (a dependency, so a problem runs as it is written); its reference is
+    measured against float64 like any other."""
+    report = check_spec(read_spec(str(Path(__file__).parent / "specs" / "mamba2_kernelbench.py")), device="cpu")
+    assert report.variant("default").outputs[0].shape == [2, 128, 2, 8]
+    (found,) = report.precision
+    assert found.worst_ratio is not None
