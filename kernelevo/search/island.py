@@ -34,7 +34,7 @@ from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
 from kernelevo.records.run_config import RunConfig
 from kernelevo.search.producer import NOTHING_TO_VARY
-from kernelevo.search.prompt_evolution import evolve_prompt
+from kernelevo.search.prompt_evolution import PromptEvolver
 from kernelevo.search.state import SearchState
 from kernelevo.spec import Spec
 from kernelevo.variation.llm.metaprompt import MetaPrompt, PromptArchive
@@ -139,7 +139,11 @@ class IslandEmitter:
         self._failures: list[OperatorFailure] = []  # recorded by the driver with the next ask's answer
         self._evolutions: list[PromptEvolution] = []
         self._prompts_dirty = False
-        self._evolved = 0  # evolutions started: one every evolve_prompts_every LLM samples
+        # (a lambda: _failures is a new list after each ask's answer)
+        self.prompt_evolver = PromptEvolver(self.state, config.evolve_prompts_every, self.rng,
+                                            language=spec.settings.language,
+                                            fail=lambda failure: self._failures.append(failure),
+                                            evolved=self._prompt_evolved, label=f"island {island}: ")
         self._evolving: asyncio.Task[None] | None = None
         self._asking: set[asyncio.Task[Any]] = set()  # asks under way (the run's end cuts them short)
         self._llm_failed: str | None = None
@@ -165,7 +169,7 @@ class IslandEmitter:
             own = [p for p in prompts.prompts if self._prompts.owns(p.id)]
             if own:
                 self._prompts.prompts = [p.model_copy() for p in own]
-        self._evolved = self.state.llm_samples // self.config.evolve_prompts_every
+        self.prompt_evolver.caught_up()
 
     @property
     def _prompts(self) -> IslandPrompts:
@@ -255,25 +259,15 @@ class IslandEmitter:
     # -- meta-prompt evolution ---------------------------------------------------------------------
     def _maybe_evolve(self) -> None:
         """Every ``evolve_prompts_every`` of this island's LLM samples, one evolution of its own prompts."""
-        if self.llm is None or (self._evolving is not None and not self._evolving.done()):
+        if self._evolving is not None and not self._evolving.done():
             return
-        if self.state.llm_samples // self.config.evolve_prompts_every <= self._evolved:
-            return
-        self._evolved = self.state.llm_samples // self.config.evolve_prompts_every
-        self._evolving = asyncio.get_running_loop().create_task(self._evolve())
+        if self.prompt_evolver.due(self.llm):
+            assert self.llm is not None
+            self._evolving = asyncio.get_running_loop().create_task(self.prompt_evolver.evolve(self.llm))
 
-    async def _evolve(self) -> None:
-        assert self.llm is not None
-        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language,
-                                      fail=lambda failure: self._failures.append(failure))
-        if isinstance(outcome, OperatorFailure):
-            self._failures.append(outcome)
-            return
-        evolution, added = outcome
+    def _prompt_evolved(self, evolution: PromptEvolution) -> None:
         self._evolutions.append(evolution)
         self._prompts_dirty = True
-        log.info("island %d: meta-prompt %s from %d", self.island, added.id if added else "(duplicate)",
-                 evolution.parent_id)
 
     # -- told --------------------------------------------------------------------------------------
     def tell(self, messages: list[Message]) -> str:

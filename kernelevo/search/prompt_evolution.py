@@ -9,6 +9,7 @@ one; a failed call or an unusable reply is an operator failure of ``prompt-evolu
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable
 
@@ -18,6 +19,41 @@ from kernelevo.variation.llm.client import LLMError, cut_short
 from kernelevo.variation.llm.metaprompt import MUTATIONS, MetaPrompt, parse_sections
 from kernelevo.variation.llm.models import ModelPool
 from kernelevo.variation.llm.prompts import HardwareFacts, evolve_prompt_messages
+
+log = logging.getLogger(__name__)
+
+
+class PromptEvolver:
+    """When meta-prompts evolve, and what becomes of each evolution: one every ``evolve_prompts_every`` LLM
+    samples of ``state`` (the scheduler's, in one process; each island actor's own), never without an LLM.
+    ``evolved`` takes each evolution (to store it); a failure goes to ``fail``."""
+
+    def __init__(self, state: SearchState, every: int, rng: random.Random, *, language: str,
+                 fail: Callable[[OperatorFailure], None], evolved: Callable[[PromptEvolution], None],
+                 label: str = "") -> None:
+        self.state, self.every, self.rng, self.language = state, every, rng, language
+        self.fail, self.evolved, self.label = fail, evolved, label
+        self.started = 0  # evolutions started
+        self.caught_up()
+
+    def caught_up(self) -> None:
+        """Count the samples already taken as evolved for (a new run's none; a rebuilt state's all)."""
+        self.started = self.state.llm_samples // self.every
+
+    def due(self, llm: ModelPool | None) -> bool:
+        return llm is not None and self.state.llm_samples // self.every > self.started
+
+    async def evolve(self, llm: ModelPool) -> None:
+        """One evolution, started now (:meth:`due` is then false until ``every`` more samples)."""
+        self.started = self.state.llm_samples // self.every
+        outcome = await evolve_prompt(llm, self.state, self.rng, language=self.language, fail=self.fail)
+        if isinstance(outcome, OperatorFailure):
+            self.fail(outcome)
+            return
+        evolution, added = outcome
+        self.evolved(evolution)
+        log.info("%smeta-prompt %s from %d", self.label, f"{added.id} made by '{evolution.mutation}'" if added
+                 else "was a duplicate, dropped", evolution.parent_id)
 
 
 async def evolve_prompt(llm: ModelPool, state: SearchState, rng: random.Random, *, language: str,

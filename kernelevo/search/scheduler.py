@@ -42,7 +42,7 @@ from kernelevo.search.islands import Migrations
 from kernelevo.search.pool import EvaluatorPool
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.progress import snapshot
-from kernelevo.search.prompt_evolution import evolve_prompt
+from kernelevo.search.prompt_evolution import PromptEvolver
 from kernelevo.search.state import SearchState
 from kernelevo.search.tasks import Task, Tasks
 from kernelevo.spec import Spec
@@ -134,7 +134,9 @@ class Scheduler:
                                 save_prompts=lambda: store.save_prompts(state.prompts))
         self.migrations = Migrations(config, state, self.rng, save=store.save_migration,
                                      tell=islands.migrated if islands is not None else None)
-        self._evolutions = state.llm_samples // config.evolve_prompts_every
+        self.prompt_evolver = PromptEvolver(state, config.evolve_prompts_every, self.rng,
+                                            language=spec.settings.language, fail=self._fail,
+                                            evolved=self._prompt_evolved)
 
     # -- budgets ---------------------------------------------------------------------------------
     def elapsed_s(self) -> float:
@@ -257,8 +259,9 @@ class Scheduler:
         if self._starving(tasks.running("evaluate")) and not tasks.running("instant"):
             # LLM calls (retrying, say) hold every slot while evaluators wait: an instant edit feeds them
             tasks.start(self.emitter.ask(instant=True), "instant")
-        if self._evolution_due() and not tasks.running("evolve"):
-            tasks.start(self._evolve_prompt(), "evolve")
+        if self.prompt_evolver.due(self.llm) and not tasks.running("evolve"):
+            assert self.llm is not None
+            tasks.start(self.prompt_evolver.evolve(self.llm), "evolve")
 
     def _start_evaluating(self, tasks: Tasks, untold: int) -> bool:
         """Hand ready candidates to free evaluators; whether any was. A stopped run starts none: what is
@@ -387,21 +390,7 @@ class Scheduler:
         self.on_event("evaluation")
 
     # -- meta-prompt evolution -----------------------------------------------------------------------
-    def _evolution_due(self) -> bool:
-        """True once every ``evolve_prompts_every`` LLM samples (never without an LLM)."""
-        return self.llm is not None and self.state.llm_samples // self.config.evolve_prompts_every > self._evolutions
-
-    async def _evolve_prompt(self) -> None:
-        assert self.llm is not None
-        self._evolutions = self.state.llm_samples // self.config.evolve_prompts_every
-        outcome = await evolve_prompt(self.llm, self.state, self.rng, language=self.spec.settings.language,
-                                      fail=self._fail)
-        if isinstance(outcome, OperatorFailure):
-            self._fail(outcome)
-            return
-        evolution, added = outcome
+    def _prompt_evolved(self, evolution: PromptEvolution) -> None:
         self.store.add_evolution(evolution)
         self.store.save_prompts(self.state.prompts)
-        log.info("meta-prompt %d %s from %d", added.id if added else -1,
-                 f"made by '{evolution.mutation}'" if added else "was a duplicate, dropped", evolution.parent_id)
         self.on_event("prompt")
