@@ -145,6 +145,7 @@ def test_a_run_whose_every_seed_is_wrong_fails_for_want_of_a_correct_seed(gelu: 
     assert (outcome.kind, outcome.status) == (StopReason.NO_CORRECT_SEED, RunStatus.FAILED)
     # every seed gave a wrong output: the stop says how to check the tolerance against the reference's rounding
     assert "all as wrong output" in outcome.reason and "kernelevo spec" in outcome.reason
+    assert "the closest missed on" in outcome.reason and "atol 0.0001" in outcome.reason  # by how much
     assert_stored(db, run_id, StopReason.NO_CORRECT_SEED, outcome.reason)
 
 

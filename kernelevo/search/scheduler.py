@@ -237,10 +237,15 @@ class Scheduler:
         results = [e.result for told in self.state.evaluations.values() for e in told]
         if not results or any(r.error != ErrorKind.WRONG_OUTPUT for r in results):
             return ""
-        return ("; all as wrong output: if torch.compile's own kernels are among them, the spec's tolerance may be "
-                "tighter than the reference's own rounding (an ill-conditioned reference, or float32 convolutions "
-                "in TF32 on a GPU): `kernelevo spec SPEC` measures the reference against float64 and says what "
-                "tolerance admits it")
+        misses = [r.mismatch for r in results if r.mismatch is not None]
+        closest = min(misses, key=lambda m: m.mismatched / max(m.total, 1), default=None)
+        nearest = (f" (the closest missed on {closest.mismatched} of {closest.total} elements, max abs error "
+                   f"{closest.max_abs_error:.3g} against atol {closest.atol:g}, rtol {closest.rtol:g})"
+                   if closest is not None else "")
+        return (f"; all as wrong output{nearest}: if torch.compile's own kernels are among them, the spec's "
+                "tolerance may be tighter than the reference's own rounding (an ill-conditioned reference, or "
+                "float32 convolutions in TF32 on a GPU): `kernelevo spec SPEC` measures the reference against "
+                "float64 and says what tolerance admits it")
 
     def _until_deadline_s(self) -> float | None:
         """Seconds until the time budget runs out (None without one): the loop wakes then to stop, where it
