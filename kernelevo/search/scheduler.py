@@ -44,6 +44,7 @@ from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.search.progress import snapshot
 from kernelevo.search.prompt_evolution import PromptEvolver
 from kernelevo.search.state import SearchState
+from kernelevo.search.stops import nothing_left
 from kernelevo.search.tasks import Task, Tasks
 from kernelevo.spec import Spec
 from kernelevo.storage.recorder import RunRecorder
@@ -64,9 +65,7 @@ TELL_CHUNK = 32
 PRODUCE_BATCH = 32
 Returned = tuple[Candidate, list[tuple[str, EvalResult]]]  # an evaluate task's candidate and its results
 
-LLM_FAILED = "the LLM failed"
-EXHAUSTED = ("the operators made nothing new from any elite (the template operator's space is exhausted; "
-             "add an LLM with --model)")  # a run stopped because no model works (and it did not ask to go on offline)
+LLM_FAILED = "the LLM failed"  # a run stopped because no model works (and it did not ask to go on offline)
 
 
 class Asks(Protocol):
@@ -217,35 +216,9 @@ class Scheduler:
                 if not tasks.running("evaluate") and not self._seeds_waiting():
                     break
             if not tasks:
-                if self.state.archives and any(len(a) for a in self.state.archives.values()):
-                    self.stop(EXHAUSTED, StopReason.EXHAUSTED)
-                elif not self.state.candidates:  # nothing was ever made: every operator varies a kernel
-                    self.stop("nothing to start from: no seed kernel was given or made"
-                              + (f" ({self.why_no_seed})" if self.why_no_seed else "")
-                              + "; every operator varies a kernel: give the spec a seed, or search on a GPU"
-                              " where torch.compile's kernels become seeds (--seed-from auto or compile)",
-                              StopReason.NO_SEED)
-                else:
-                    self.stop("no correct kernel to vary: every seed was rejected (see the evaluations)"
-                              + self._wrong_seeds_hint(), StopReason.NO_CORRECT_SEED)
+                self.stop(*nothing_left(self.state, self.why_no_seed))
                 continue
             self._collect(await tasks.next_finished(self._until_deadline_s()), untold)
-
-    def _wrong_seeds_hint(self) -> str:
-        """Where every seed gave a wrong output, torch.compile's own among them, the likelier fault is a tolerance
-        tighter than the reference's own rounding than every seed: say how to check it."""
-        results = [e.result for told in self.state.evaluations.values() for e in told]
-        if not results or any(r.error != ErrorKind.WRONG_OUTPUT for r in results):
-            return ""
-        misses = [r.mismatch for r in results if r.mismatch is not None]
-        closest = min(misses, key=lambda m: m.mismatched / max(m.total, 1), default=None)
-        nearest = (f" (the closest missed on {closest.mismatched} of {closest.total} elements, max abs error "
-                   f"{closest.max_abs_error:.3g} against atol {closest.atol:g}, rtol {closest.rtol:g})"
-                   if closest is not None else "")
-        return (f"; all as wrong output{nearest}: if torch.compile's own kernels are among them, the spec's "
-                "tolerance may be tighter than the reference's own rounding (an ill-conditioned reference, or "
-                "float32 convolutions in TF32 on a GPU): `kernelevo spec SPEC` measures the reference against "
-                "float64 and says what tolerance admits it")
 
     def _until_deadline_s(self) -> float | None:
         """Seconds until the time budget runs out (None without one): the loop wakes then to stop, where it

@@ -11,7 +11,7 @@ from kernelevo.driver import start_search
 from kernelevo.evaluation import EvalOptions
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import Budget, RunConfig
-from kernelevo.search.scheduler import EXHAUSTED
+from kernelevo.search.stops import EXHAUSTED
 from kernelevo.search.used_up import DRY_AFTER
 from kernelevo.spec import read_spec
 from kernelevo.storage.recorder import load_run

@@ -171,7 +171,8 @@ OLD_STOPS = [
 def test_0003_classifies_the_sentences_the_code_writes() -> None:
     """0003's copied sentences: those the scheduler, driver and storage write today get their kind."""
     from kernelevo.driver import INTERRUPTED
-    from kernelevo.search.scheduler import EXHAUSTED, LLM_FAILED
+    from kernelevo.search.scheduler import LLM_FAILED
+    from kernelevo.search.stops import EXHAUSTED
 
     kind_of = migration("0003_stop_kind").kind_of
     assert {kind for _, kind in migration("0003_stop_kind").KINDS} <= {k.value for k in StopReason}
