@@ -33,7 +33,7 @@ class PromptEvolver:
                  label: str = "") -> None:
         self.state, self.every, self.rng, self.language = state, every, rng, language
         self.fail, self.evolved, self.label = fail, evolved, label
-        self.started = 0  # evolutions started
+        self.started = 0  # evolutions started (caught_up: those the samples already taken called for)
         self.caught_up()
 
     def caught_up(self) -> None:

@@ -16,6 +16,7 @@ convolves in float32.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -69,19 +70,17 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
                                tolerance_set=settings.atol is not None or settings.rtol is not None)
     if not floating:
         return found  # nothing rounds: integer outputs, or a float64 reference
-    sees = _SeesConvolution()
     try:
         exact_model = model.double()
         exact_inputs = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-        with torch.no_grad(), sees:
-            exact = problem.forward(exact_model, name, exact_inputs)
+        exact, convolves = _noting_convolution(lambda: problem.forward(exact_model, name, exact_inputs))
     except Exception as exc:  # an op without a float64 kernel, a dtype fixed inside forward, no memory for it
         found.note = f"not measured: the reference does not run in float64 ({type(exc).__name__})"
         return found
     finally:
         if device.type == "cuda":
             torch.cuda.empty_cache()
-    found.convolves = sees.convolution and dtype == "float32"
+    found.convolves = convolves and dtype == "float32"
     pairs = [(y, e) for y, e in zip(native, exact, strict=False)
              if isinstance(y, torch.Tensor) and y.is_floating_point() and y.dtype != torch.float64
              and isinstance(e, torch.Tensor) and e.shape == y.shape]
@@ -107,14 +106,15 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
 def _note(found: ReferencePrecision, dtype: str, *, on_gpu: bool, tf32: bool) -> str:
     where = f"variant {found.variant!r}"
     tolerance = f"atol {found.atol:g}, rtol {found.rtol:g}"
-    if found.worst_ratio is not None and found.worst_ratio > 1:
+    needed = found.needed_tolerance()
+    if needed is not None:  # the reference misses its own tolerance
         why = (" (its convolutions ran in TF32, cuDNN's default)" if found.convolves and on_gpu else
                " (its rounding alone: it is ill-conditioned at this tolerance)")
         return (f"the reference's own {dtype} result misses float64 by up to {found.worst_ratio:.3g}x its tolerance "
                 f"({tolerance}) on {found.share_beyond:.2%} of outputs, {where}{why}: a kernel that computes in "
                 f"another order, torch.compile's included, will be rejected as wrong. Give the spec a tolerance "
-                f"that admits the reference itself: \"atol\": {found.needed_tolerance():g}, \"rtol\": "
-                f"{found.needed_tolerance():g} in KERNELEVO (or more, for other inputs)")
+                f"that admits the reference itself: \"atol\": {needed:g}, \"rtol\": {needed:g} in KERNELEVO "
+                f"(or more, for other inputs)")
     if found.convolves and not found.tolerance_set and not tf32:
         return (f"the reference convolves in float32: on a GPU, cuDNN runs that in TF32 by default "
                 f"(torch.backends.cudnn.allow_tf32), about 1e-3 from exact float32, so with the default tolerance "
@@ -124,37 +124,21 @@ def _note(found: ReferencePrecision, dtype: str, *, on_gpu: bool, tf32: bool) ->
     return ""
 
 
-def _sees_convolution() -> Any:
+def _noting_convolution(forward: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
+    """``forward()``'s outputs (without autograd), and whether any convolution ran in it, transposed included."""
+    import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    class SeesConvolution(TorchDispatchMode):
-        """Notes whether any convolution (transposed included) runs; changes nothing."""
-
-        convolution = False
+    class NotesConvolution(TorchDispatchMode):
+        seen = False
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            if "convolution" in func.__name__:
-                self.convolution = True
+            self.seen = self.seen or "convolution" in func.__name__
             return func(*args, **(kwargs or {}))
 
-    return SeesConvolution()
-
-
-class _SeesConvolution:
-    """A context that notes a convolution (the dispatch mode is built on entry: torch imports lazily)."""
-
-    def __init__(self) -> None:
-        self._mode: Any = None
-        self.convolution = False
-
-    def __enter__(self) -> _SeesConvolution:
-        self._mode = _sees_convolution()
-        self._mode.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._mode.__exit__(*exc)
-        self.convolution = self._mode.convolution
+    with torch.no_grad(), NotesConvolution() as mode:
+        outputs = forward()
+    return outputs, mode.seen
 
 
 __all__ = ["ReferencePrecision", "reference_precision"]
