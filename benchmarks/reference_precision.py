@@ -1,9 +1,12 @@
 """Each spec's reference on a GPU against torch.compile's output, against itself in float64 and with cuDNN's TF32
 off: how far each is from the exact answer, in units of the float32 default tolerance (atol = rtol = 1e-4).
+Then the judge's own measure (kernelevo.spec.precision, as a judge on this GPU runs it): the tolerance it
+widens float32's default to, or its refusal, and whether that admits torch.compile's output.
 
 Shows why every seed of a held-out problem can come back `wrong_output` (benchmarks/heldout/README.md). Needs CUDA.
 
     python benchmarks/reference_precision.py benchmarks/heldout/*.py
+    python benchmarks/reference_precision.py --judge-only benchmarks/suite/*.py   # the judge's measure alone
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ def load(path: str):
     return module
 
 
+def ratio(got: torch.Tensor, want: torch.Tensor, tol: float = 1e-4) -> float:
+    err = (got.double() - want.double()).abs()
+    return (err / (tol + tol * want.double().abs())).max().item()
+
+
 def versus(got: torch.Tensor, want: torch.Tensor, tol: float = 1e-4) -> str:
     err = (got.double() - want.double()).abs()
     bound = tol + tol * want.double().abs()
@@ -28,8 +36,33 @@ def versus(got: torch.Tensor, want: torch.Tensor, tol: float = 1e-4) -> str:
             f"beyond {(err > bound).double().mean().item():.3g}")
 
 
+def judged(path: str, compiled_ratio: float | None = None) -> str:
+    """What a judge on this GPU takes as the tolerance where the spec sets none, and whether it admits compile."""
+    from kernelevo.spec import read_spec
+    from kernelevo.spec.loaded import LoadedSpec
+    from kernelevo.spec.precision import reference_precision
+
+    found = reference_precision(LoadedSpec(read_spec(path)), "default", torch.device("cuda"))
+    tf32 = "-" if found.tf32_ratio is None else f"{found.tf32_ratio:.3g}"
+    if found.tolerance_set:
+        return f"judge: the spec's own tolerance ({found.atol:g})"
+    if found.refusal() is not None:
+        return f"judge: refuses (reference {found.worst_ratio:.3g}x, TF32 {tf32}x; needs {found.widened_tolerance():g})"
+    widened = found.widened_tolerance() or found.atol
+    measured = f"judge: reference {found.worst_ratio:.3g}x, TF32 convolutions {tf32}x -> atol = rtol = {widened:g}"
+    if compiled_ratio is None:
+        return measured
+    admits = "yes" if compiled_ratio * 1e-4 <= widened else "no"
+    return f"{measured}; admits torch.compile's output (compile vs eager {compiled_ratio:.3g}x): {admits}"
+
+
 def main() -> None:
     print(torch.cuda.get_device_name(), "torch", torch.__version__)
+    if sys.argv[1] == "--judge-only":
+        for path in sys.argv[2:]:
+            print(path.split("/")[-1], "|", judged(path), flush=True)
+            torch.cuda.empty_cache()
+        return
     for path in sys.argv[1:]:
         problem = load(path)
         torch.manual_seed(0)
@@ -45,7 +78,7 @@ def main() -> None:
             model.float()
         print(path.split("/")[-1], "| compile vs eager:", versus(compiled, eager), "| eager vs fp64:",
               versus(eager, exact), "| compile vs fp64:", versus(compiled, exact), "| eager no-tf32 vs fp64:",
-              versus(no_tf32, exact), flush=True)
+              versus(no_tf32, exact), "|", judged(path, ratio(compiled, eager)), flush=True)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ def verdict_line(result: EvalResult) -> Text:
 def print_result(console: Console, result: EvalResult, *, spec_name: str, kernel_name: str) -> None:
     """The verdict first, then why (a rejection) or how fast (a correct kernel)."""
     console.print(Text(f"{kernel_name} against {spec_name}: ", style="bold") + verdict_line(result))
+    for widened in result.tolerances:
+        console.print(f"tolerance: {widened.summary()}", highlight=False)
     if not result.ok:
         console.print(result.message, highlight=False, markup=False, soft_wrap=True)
     else:
@@ -196,6 +198,8 @@ def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:
     console.print(table)
     for p in report.precision:
         measured = (f"{p.worst_ratio:.3g}x the tolerance at worst" if p.worst_ratio is not None else "not measured")
+        if p.tf32_ratio is not None:
+            measured += f", {p.tf32_ratio:.3g}x with its convolutions in TF32"
         console.print(f"reference vs float64, variant {p.variant}: {measured} (atol {p.atol:g}, rtol {p.rtol:g}"
                       + (", the spec's" if p.tolerance_set else ", the default") + ")")
         if p.note:

@@ -25,6 +25,7 @@ from kernelevo.records.result import (
     Stage,
     StageCosts,
     Timing,
+    Tolerance,
 )
 from kernelevo.records.run import RunInfo, RunStatus
 from kernelevo.records.run_config import Budget, LLMConfig, RunConfig
@@ -58,6 +59,7 @@ __all__ = [
     "Stage",
     "StageCosts",
     "Timing",
+    "Tolerance",
     "Usage",
     "cell_index",
     "source_hash",

@@ -314,6 +314,24 @@ class Precompiled(BaseModel):
     output: str = ""  # the tail of what the precompiler's child printed, stdout and stderr together
 
 
+class Tolerance(BaseModel):
+    """A tolerance the judge widened from its dtype's default for one variant, because the reference's own
+    result is that far from float64 (kernelevo.spec.precision); a spec's own tolerance is never widened."""
+
+    variant: str
+    dtype: str
+    atol: float
+    rtol: float
+    default: float  # the dtype's default atol = rtol
+    reference_error: float  # the reference's worst error from float64 (TF32 convolutions included), in defaults
+    why: str = ""  # e.g. "TF32 convolutions"
+
+    def summary(self) -> str:
+        return (f"variant {self.variant!r} judged at atol = rtol = {self.atol:g}, not {self.default:g}: the "
+                f"reference's own {self.dtype} result is {self.reference_error:.3g}x that from float64"
+                + (f" ({self.why})" if self.why else ""))
+
+
 class EvalResult(BaseModel):
     """Everything the evaluator found out about one candidate. Never an exception."""
 
@@ -322,6 +340,7 @@ class EvalResult(BaseModel):
     error: ErrorKind | None = None
     message: str = ""
     mismatch: Mismatch | None = None
+    tolerances: list[Tolerance] = Field(default_factory=list)  # defaults the judge widened, per variant
     variants_checked: list[str] = Field(default_factory=list)
     timed_variant: str | None = None
     kernel: Timing | None = None

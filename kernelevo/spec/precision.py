@@ -1,21 +1,26 @@
-"""How close to the exact answer a spec's reference itself is: the bar its tolerance sets, measured.
+"""How close to the exact answer a spec's reference itself is, and the tolerance a judge takes from that.
 
-A kernel is judged against the reference within the spec's tolerance (1e-4 for float32 unless the spec says
-otherwise). Two kinds of reference miss that bar themselves, and then every kernel that computes in another
-order is rejected as wrong, torch.compile's own included, with nothing to tell the user why:
+A kernel is judged against the reference within a tolerance (1e-4 for float32 unless the spec sets one). Two
+kinds of reference miss that bar themselves, and then every kernel that computes in another order would be
+rejected as wrong, torch.compile's own included:
 
 - an ill-conditioned reference (a Mamba2 block's chunked scan, with ``exp`` of long cumulative sums), whose
   float32 result is far from float64's on some outputs whatever the order of its sums;
-- a reference that convolves in float32 on a GPU, where cuDNN runs it in TF32 by default
-  (``torch.backends.cudnn.allow_tf32``): about 1e-3 from exact float32, so an exact kernel fails 1e-4.
+- a reference that convolves in float32 on a GPU, where cuDNN may run it in TF32
+  (``torch.backends.cudnn.allow_tf32``, on by default): about 1e-3 from exact float32, so an exact kernel, or a
+  TF32 one against an exact reference, fails 1e-4.
 
-:func:`reference_precision` runs the reference again in float64 (in the spec checker's child, never in the
-judge) and says how far the spec's own dtype is from it, in units of the tolerance, and whether the reference
-convolves in float32.
+:func:`reference_precision` runs the reference again in float64 on the same inputs (in the spec checker's
+child, or in the judge, which runs the spec anyway) and measures how far the spec's own dtype is from it, in
+units of the tolerance; where the reference convolves in float32 it runs once more with each convolution's
+operands rounded to TF32 first, which is what cuDNN's TF32 does. Where the spec sets no tolerance, a judge
+widens float32's default to :data:`MARGIN` times the worst of these (one significant digit, rounded up) and
+refuses the spec where that passes KernelBench's 1e-2 (:data:`WIDEST`): a user must then say what is right.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,33 +33,71 @@ if TYPE_CHECKING:
 
 # Elements compared at a time: the float64 temporaries of a comparison stay about 200 MB.
 _CHUNK = 1 << 23
+# A widened tolerance over the reference's own worst error: a kernel's other order of sums, on other inputs,
+# errs about as much again (a TF32 kernel against an exact reference, or the other way round).
+MARGIN = 2.0
+# The widest tolerance a judge derives, by dtype (KernelBench's for float32); only float32 is widened.
+WIDEST = {"float32": 1e-2}
+# torch ops whose operands TF32 rounds; matrix products only where the spec opts in to TF32 (tf32: True).
+_CONVOLUTION = "convolution"
+_MATMUL_OPERANDS = {"mm": (0, 1), "bmm": (0, 1), "addmm": (1, 2), "baddbmm": (1, 2)}
 
 
 class ReferencePrecision(BaseModel):
     """One variant's reference against itself computed in float64."""
 
     variant: str
-    atol: float  # the spec's tolerance for its first floating output
+    dtype: str = "float32"  # of the reference's first floating output
+    atol: float  # the spec's tolerance for that output
     rtol: float
     tolerance_set: bool  # the spec sets atol or rtol (else the dtype's default)
     worst_ratio: float | None = None  # max |reference - float64| / (atol + rtol |float64|); None: not measured
     share_beyond: float = 0.0  # the share of outputs beyond the tolerance
     convolves: bool = False  # the reference convolves in float32 (TF32 on a GPU by default)
+    tf32_ratio: float | None = None  # the same with its convolutions' operands rounded to TF32; None: not run
     note: str = ""  # what a person should know, '' when nothing
+
+    def worst(self) -> float | None:
+        """The worst error measured, the TF32 run's included, in units of the tolerance."""
+        measured = [r for r in (self.worst_ratio, self.tf32_ratio) if r is not None]
+        return max(measured) if measured else None
 
     def needed_tolerance(self) -> float | None:
         """The smallest atol = rtol (one significant digit, rounded up) that admits the reference itself."""
-        if self.worst_ratio is None or self.worst_ratio <= 1:
+        worst = self.worst()
+        return None if worst is None or worst <= 1 else _one_digit_up(max(self.atol, self.rtol) * worst)
+
+    def widened_tolerance(self) -> float | None:
+        """The atol = rtol a judge takes where the spec sets none: MARGIN x the worst error, one significant
+        digit up; None where the default stands (the spec sets a tolerance, the output is not float32, or the
+        default admits MARGIN x the worst)."""
+        worst = self.worst()
+        if self.tolerance_set or self.dtype not in WIDEST or worst is None or worst * MARGIN <= 1:
             return None
-        import math
+        return _one_digit_up(max(self.atol, self.rtol) * worst * MARGIN)
 
-        needed = max(self.atol, self.rtol) * self.worst_ratio
-        exponent = math.floor(math.log10(needed))
-        return math.ceil(needed / 10**exponent) * 10**exponent
+    def refusal(self) -> str | None:
+        """Why a judge refuses this variant: its widened tolerance would pass :data:`WIDEST`; None otherwise."""
+        widened = self.widened_tolerance()
+        if widened is None or widened <= WIDEST[self.dtype]:
+            return None
+        return (f"variant {self.variant!r}: the reference's own {self.dtype} result is up to {self.worst():.3g}x "
+                f"the default tolerance ({self.atol:g}) from float64 on {self.share_beyond:.2%} of outputs, so no "
+                f"kernel that sums in another order can be judged at it, and admitting that needs atol = rtol = "
+                f"{widened:g}, past the {WIDEST[self.dtype]:g} a judge widens to by itself. Set the tolerance this "
+                f"problem deserves in the spec (\"atol\" and \"rtol\" in KERNELEVO), or make its inputs "
+                f"better conditioned")
 
 
-def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *, seed: int = 0) -> ReferencePrecision:
-    """Run ``name``'s reference in its own dtype and in float64 on the same inputs and compare them."""
+def _one_digit_up(value: float) -> float:
+    exponent = math.floor(math.log10(value))
+    return float(f"{math.ceil(value / 10**exponent - 1e-9)}e{exponent}")
+
+
+def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *, seed: int = 0,
+                        tf32: bool = True) -> ReferencePrecision:
+    """Run ``name``'s reference in its own dtype and in float64 on the same inputs and compare them; with
+    ``tf32``, a float32 reference that convolves runs once more, its convolutions' operands rounded to TF32."""
     import torch
 
     settings = problem.spec.settings
@@ -66,29 +109,48 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
                 and y.dtype != torch.float64]
     dtype = str(floating[0].dtype).removeprefix("torch.") if floating else "float64"
     atol, rtol = settings.tolerance(dtype)
-    found = ReferencePrecision(variant=name, atol=atol, rtol=rtol,
+    found = ReferencePrecision(variant=name, dtype=dtype, atol=atol, rtol=rtol,
                                tolerance_set=settings.atol is not None or settings.rtol is not None)
     if not floating:
         return found  # nothing rounds: integer outputs, or a float64 reference
     try:
         exact_model = model.double()
         exact_inputs = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-        exact, convolves = _noting_convolution(lambda: problem.forward(exact_model, name, exact_inputs))
+        exact, convolves = _float64_run(lambda: problem.forward(exact_model, name, exact_inputs))
+        found.convolves = convolves and dtype == "float32"
+        compared = [i for i, (y, e) in enumerate(zip(native, exact, strict=False))
+                    if any(y is f for f in floating) and isinstance(e, torch.Tensor) and e.shape == y.shape]
+        if not compared:
+            raise _NotComparable("the float64 run's outputs do not match the reference's")
+        found.worst_ratio, found.share_beyond = _worst(native, exact, compared, atol, rtol)
+        if tf32 and dtype == "float32" and (found.convolves or settings.tf32):
+            rounded, _ = _float64_run(lambda: problem.forward(exact_model, name, exact_inputs),
+                                      tf32_matmuls=settings.tf32)
+            found.tf32_ratio, _ = _worst(rounded, exact, compared, atol, rtol)
+    except _NotComparable as exc:
+        found.note = f"not measured: {exc}"
+        return found
     except Exception as exc:  # an op without a float64 kernel, a dtype fixed inside forward, no memory for it
         found.note = f"not measured: the reference does not run in float64 ({type(exc).__name__})"
         return found
     finally:
         if device.type == "cuda":
             torch.cuda.empty_cache()
-    found.convolves = convolves and dtype == "float32"
-    pairs = [(y, e) for y, e in zip(native, exact, strict=False)
-             if isinstance(y, torch.Tensor) and y.is_floating_point() and y.dtype != torch.float64
-             and isinstance(e, torch.Tensor) and e.shape == y.shape]
-    if not pairs:
-        found.note = "not measured: the float64 run's outputs do not match the reference's"
-        return found
+    found.note = _note(found, on_gpu=device.type == "cuda")
+    return found
+
+
+class _NotComparable(Exception):
+    pass
+
+
+def _worst(outputs: list[Any], exact: list[Any], compared: list[int], atol: float,
+           rtol: float) -> tuple[float, float]:
+    """The worst |outputs - exact| / (atol + rtol |exact|) over the outputs ``compared``, and the share beyond 1."""
+    import torch
+
     worst, beyond, total = 0.0, 0, 0
-    for y, e in pairs:
+    for y, e in ((outputs[i], exact[i]) for i in compared):
         for start in range(0, y.numel(), _CHUNK):
             got = y.reshape(-1)[start:start + _CHUNK].double()
             want = e.reshape(-1)[start:start + _CHUNK].double()
@@ -98,47 +160,70 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
                 worst = max(worst, float(ratio.max()))
                 beyond += int((ratio > 1).sum())
             total += got.numel()
-    found.worst_ratio, found.share_beyond = worst, beyond / max(total, 1)
-    found.note = _note(found, dtype, on_gpu=device.type == "cuda", tf32=settings.tf32)
-    return found
+    return worst, beyond / max(total, 1)
 
 
-def _note(found: ReferencePrecision, dtype: str, *, on_gpu: bool, tf32: bool) -> str:
+def _note(found: ReferencePrecision, *, on_gpu: bool) -> str:
     where = f"variant {found.variant!r}"
     tolerance = f"atol {found.atol:g}, rtol {found.rtol:g}"
-    needed = found.needed_tolerance()
-    if needed is not None:  # the reference misses its own tolerance
-        why = (" (its convolutions ran in TF32, cuDNN's default)" if found.convolves and on_gpu else
-               " (its rounding alone: it is ill-conditioned at this tolerance)")
-        return (f"the reference's own {dtype} result misses float64 by up to {found.worst_ratio:.3g}x its tolerance "
-                f"({tolerance}) on {found.share_beyond:.2%} of outputs, {where}{why}: a kernel that computes in "
-                f"another order, torch.compile's included, will be rejected as wrong. Give the spec a tolerance "
-                f"that admits the reference itself: \"atol\": {needed:g}, \"rtol\": {needed:g} in KERNELEVO "
-                f"(or more, for other inputs)")
-    if found.convolves and not found.tolerance_set and not tf32:
-        return (f"the reference convolves in float32: on a GPU, cuDNN runs that in TF32 by default "
-                f"(torch.backends.cudnn.allow_tf32), about 1e-3 from exact float32, so with the default tolerance "
-                f"({tolerance}) a kernel that convolves exactly, or torch.compile's, may be rejected as wrong. "
-                f"KernelBench's original tolerance, \"atol\": 1e-2, \"rtol\": 1e-2 in KERNELEVO, admits both "
-                f"(`kernelevo spec` on a GPU measures it)")
-    return ""
+    tf32_worse = found.tf32_ratio is not None and found.tf32_ratio > (found.worst_ratio or 0)
+    why = (" (with its convolutions in TF32, as cuDNN runs float32 on a GPU by default)" if tf32_worse else
+           " (its rounding alone: it is ill-conditioned at this tolerance)")
+    gpu = "" if on_gpu or not tf32_worse else " on a GPU"
+    if found.tolerance_set:
+        needed = found.needed_tolerance()
+        if needed is None:
+            return ""
+        return (f"the reference's own {found.dtype} result misses float64 by up to {found.worst():.3g}x the spec's "
+                f"tolerance ({tolerance}), {where}{why}: a kernel that computes in another order, "
+                f"torch.compile's included, will be rejected as wrong{gpu}. A tolerance that admits the reference "
+                f"itself: \"atol\": {needed:g}, \"rtol\": {needed:g} in KERNELEVO (or more, for other inputs)")
+    refusal = found.refusal()
+    if refusal is not None:
+        return f"a judge{gpu} will refuse this spec: {refusal}"
+    widened = found.widened_tolerance()
+    if widened is None:
+        return ""
+    return (f"the reference's own {found.dtype} result is up to {found.worst():.3g}x the default tolerance "
+            f"({tolerance}) from float64, {where}{why}: a judge{gpu} widens it to atol = rtol = {widened:g} "
+            f"({MARGIN:g}x that, one digit up) and records it in each result; a spec that sets \"atol\" and "
+            f"\"rtol\" in KERNELEVO is judged at its own")
 
 
-def _noting_convolution(forward: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
-    """``forward()``'s outputs (without autograd), and whether any convolution ran in it, transposed included."""
+def _float64_run(forward: Callable[[], list[Any]], *, tf32_matmuls: bool | None = None) -> tuple[list[Any], bool]:
+    """``forward()``'s outputs (without autograd), and whether any convolution ran in it, transposed included.
+    With ``tf32_matmuls`` not None, each convolution's input and weight are rounded to TF32 first (and each
+    matrix product's operands, where it is True), as tensor cores round float32 operands."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    class NotesConvolution(TorchDispatchMode):
-        seen = False
+    class Float64Run(TorchDispatchMode):
+        convolves = False
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            self.seen = self.seen or "convolution" in func.__name__
+            op = func.__name__.split(".")[0]
+            convolution = _CONVOLUTION in op
+            self.convolves = self.convolves or convolution
+            if tf32_matmuls is not None:
+                operands = (0, 1) if convolution else _MATMUL_OPERANDS.get(op, ()) if tf32_matmuls else ()
+                args = tuple(to_tf32(a) if i in operands else a for i, a in enumerate(args))
             return func(*args, **(kwargs or {}))
 
-    with torch.no_grad(), NotesConvolution() as mode:
+    with torch.no_grad(), Float64Run() as mode:
         outputs = forward()
-    return outputs, mode.seen
+    return outputs, mode.convolves
 
 
-__all__ = ["ReferencePrecision", "reference_precision"]
+def to_tf32(x: Any) -> Any:
+    """A float tensor's values rounded to TF32 (float32's 8-bit exponent, 10 of its 23 mantissa bits; to
+    nearest, ties away from zero, as ``cvt.rna.tf32.f32``), in its own dtype; anything else unchanged."""
+    import torch
+
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        return x
+    bits = x.float().contiguous().view(torch.int32)
+    rounded = ((bits + 0x1000) & ~0x1FFF).view(torch.float32)
+    return rounded.to(x.dtype).reshape(x.shape)
+
+
+__all__ = ["MARGIN", "WIDEST", "ReferencePrecision", "reference_precision", "to_tf32"]

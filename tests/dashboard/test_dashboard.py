@@ -232,7 +232,7 @@ def test_a_spec_whose_reference_misses_its_own_tolerance_is_warned_of_before_the
     page.get_by_role("button", name="Check the spec and start the run").click()
     warning = page.locator(".spec-warnings")
     warning.wait_for(timeout=120_000)
-    assert "ill-conditioned" in warning.inner_text() and '"atol"' in warning.inner_text()
+    assert "refuse this spec" in warning.inner_text() and '"atol"' in warning.inner_text()
     assert server.client().get("/api/runs").json()["total"] == runs_before  # nothing started yet
     page.get_by_role("button", name="Start the run anyway").click()
     page.wait_for_url(re.compile(r"#/runs/\d+$"), timeout=60_000)

@@ -10,7 +10,7 @@ import torch
 
 from kernelevo.spec import check_spec, read_spec
 from kernelevo.spec.loaded import LoadedSpec
-from kernelevo.spec.precision import reference_precision
+from kernelevo.spec.precision import WIDEST, reference_precision, to_tf32
 
 CPU = torch.device("cpu")
 
@@ -58,37 +58,68 @@ def precision_of(source: str, settings: str = ""):
     return reference_precision(LoadedSpec(spec), "default", CPU)
 
 
-def test_an_ill_conditioned_reference_is_named_with_the_tolerance_that_admits_it() -> None:
+def test_a_reference_far_from_float64_is_refused_with_the_tolerance_that_admits_it() -> None:
+    """(x * 1e5 + y) - x * 1e5 in float32 is about 100x the default tolerance from float64: past the widest
+    tolerance a judge derives (1e-2), so it is refused, naming the tolerance the spec would need."""
     found = precision_of(CANCELS)
-    assert found.worst_ratio is not None and found.worst_ratio > 10 and found.share_beyond > 0.01
-    needed = found.needed_tolerance()
-    assert needed is not None and needed >= found.worst_ratio * 1e-4
-    assert "ill-conditioned" in found.note and f'"atol": {needed:g}' in found.note
-    # that tolerance admits the reference itself
+    assert found.worst_ratio is not None and found.worst_ratio > 50 and found.share_beyond > 0.01
+    assert found.widened_tolerance() is not None and found.widened_tolerance() > WIDEST["float32"]
+    refusal = found.refusal()
+    assert refusal is not None and f"atol = rtol = {found.widened_tolerance():g}" in refusal
+    assert "will refuse this spec" in found.note and "ill-conditioned" not in refusal
+    # a spec that sets a tolerance has decided: what admits the reference itself is named, and admits it
+    set_too_tight = precision_of(CANCELS, '\nKERNELEVO = {"atol": 1e-3, "rtol": 1e-3}\n')
+    needed = set_too_tight.needed_tolerance()
+    assert set_too_tight.refusal() is None and needed is not None and f'"atol": {needed:g}' in set_too_tight.note
     again = precision_of(CANCELS, f'\nKERNELEVO = {{"atol": {needed!r}, "rtol": {needed!r}}}\n')
     assert again.worst_ratio is not None and again.worst_ratio <= 1 and again.note == ""
+
+
+def test_a_reference_somewhat_off_float64_gets_a_wider_default() -> None:
+    """About 10x the default tolerance from float64: widened to twice that, one significant digit up."""
+    found = precision_of(CANCELS.replace("1e5", "1e4"))
+    assert found.worst_ratio is not None and 2 < found.worst_ratio < 40
+    widened = found.widened_tolerance()
+    assert widened is not None and 2 * found.worst_ratio * 1e-4 <= widened <= 1e-2 and found.refusal() is None
+    assert f"widens it to atol = rtol = {widened:g}" in found.note and "ill-conditioned" in found.note
+    # a float16 output keeps its own default: only float32 is widened
+    in_half = precision_of(CANCELS.replace("1e5", "1e4"), '\nKERNELEVO = {"dtype": "float16"}\n')
+    assert in_half.dtype == "float16" and in_half.widened_tolerance() is None
 
 
 def test_a_well_conditioned_reference_says_nothing() -> None:
     found = precision_of(WELL)
     assert found.worst_ratio is not None and found.worst_ratio < 0.1
     assert found.note == "" and not found.convolves and not found.tolerance_set
+    assert found.widened_tolerance() is None and found.tf32_ratio is None
 
 
-def test_a_float32_convolution_at_the_default_tolerance_is_warned_of_tf32() -> None:
-    """On a CPU the convolution is exact, but on a GPU cuDNN runs it in TF32 by default: the note says so."""
+def test_a_float32_convolution_is_measured_with_tf32_operands_too() -> None:
+    """On a CPU the convolution is exact, but on a GPU cuDNN runs it in TF32 by default: the reference runs once
+    more with its convolutions' operands rounded to TF32, and the default is widened to admit that."""
     found = precision_of(CONVOLVES)
     assert found.convolves and found.worst_ratio is not None and found.worst_ratio < 1
-    assert "TF32" in found.note and '"atol": 1e-2' in found.note
-    # a spec that sets its own tolerance, or opts in to TF32, has decided: no note
+    assert found.tf32_ratio is not None and found.tf32_ratio > 1  # TF32's 10-bit mantissa: about 1e-3 off
+    widened = found.widened_tolerance()
+    assert widened is not None and widened >= 2 * found.tf32_ratio * 1e-4
+    assert "TF32" in found.note and "on a GPU" in found.note
+    # a spec that sets its own tolerance has decided: no note where it admits TF32
     assert precision_of(CONVOLVES, '\nKERNELEVO = {"atol": 1e-2, "rtol": 1e-2}\n').note == ""
-    assert precision_of(CONVOLVES, '\nKERNELEVO = {"tf32": True}\n').note == ""
+    # without TF32 (a CPU judge), nothing to widen
+    assert reference_precision(LoadedSpec(read_spec(textwrap.dedent(CONVOLVES))), "default", CPU,
+                               tf32=False).widened_tolerance() is None
+
+
+def test_tf32_rounding_keeps_ten_mantissa_bits_to_nearest() -> None:
+    x = torch.tensor([1.0, 1 + 2**-11, 1 + 2**-10 + 2**-12, -3.14159265, 0.0])
+    assert to_tf32(x).tolist() == [1.0, 1 + 2**-10, 1 + 2**-10, -3.140625, 0.0]
+    assert to_tf32(x.double()).dtype == torch.float64 and to_tf32(3) == 3
 
 
 def test_the_spec_check_reports_it_from_its_child() -> None:
     report = check_spec(read_spec(textwrap.dedent(CANCELS)), device="cpu")
     (found,) = report.precision
-    assert found.variant == "default" and "ill-conditioned" in found.note
+    assert found.variant == "default" and "will refuse this spec" in found.note
 
 
 def test_kernelbenchs_mamba2_loads_as_written_and_is_measured() -> None:

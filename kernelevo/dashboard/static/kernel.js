@@ -86,6 +86,9 @@ function evaluation(e, listed) {
         ? "interpreted time ratio" : "speedup over eager"})`],
       ["Descriptors", e.measures ? e.measures.map((m) => m.toFixed(2)).join(", ") : null],
       ...speedups, ["Variants checked", r.variants_checked.join(", "), "variants"],
+      ["Tolerance", r.tolerances?.length ? r.tolerances.map((t) => `${t.variant}: atol = rtol = ${t.atol}, widened ` +
+        `from ${t.default} (the reference is ${t.reference_error.toPrecision(3)}x that from float64: ${t.why})`)
+        .join("; ") : undefined, "tolerance"],
       ["Launches per call", num(r.launches)], ["Memory", r.memory ? `child peak ${bytes(r.memory.child_peak_bytes)}, ` +
         `live data ${bytes(r.memory.live_data_bytes)}` : null]]),
     el("h4", {}, "Timings", interpreted ? el("span", { class: "cpu" }, " (Triton's interpreter on a CPU)") : null),

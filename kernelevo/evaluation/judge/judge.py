@@ -40,8 +40,10 @@ from kernelevo.evaluation.common.protocol import (
 from kernelevo.evaluation.common.timing import L2Flusher, bracket_overhead_ms, per_call_overhead_ms, time_callable
 from kernelevo.evaluation.judge.hardware import Ceilings, ceilings, environment
 from kernelevo.evaluation.judge.process import Children
-from kernelevo.records.result import EvalResult, LibraryCall, Timing
+from kernelevo.records.result import EvalResult, LibraryCall, Timing, Tolerance
+from kernelevo.spec.errors import SpecError
 from kernelevo.spec.loaded import LoadedSpec
+from kernelevo.spec.precision import reference_precision
 from kernelevo.spec.probe import VariantInfo, describe_variant
 from kernelevo.utils.devices import pick_device
 
@@ -73,6 +75,9 @@ class Judge:
         if setup.flops is not None:
             self.info[self.timed_variant].flops = setup.flops
         step = self._cost("references", step)
+        # where the spec sets no tolerance and the reference's own rounding misses the default: a wider one
+        self.tolerances: dict[str, Tolerance] = self._widened_tolerances()
+        step = self._cost("tolerances", step)
         self.models = {v: self.problem.model(v, self.model_seed, self.device) for v in self.variants}
         self.library = effective_policy(self.options.library, self.spec.settings.library)
         # the library work each variant's reference does: a candidate's library calls must be part of it
@@ -147,8 +152,38 @@ class Judge:
             torch.cuda.empty_cache()
         return ops.library.records() if ops.library is not None else []
 
-    def tolerance(self, dtype: torch.dtype) -> tuple[float, float]:
-        return self.spec.settings.tolerance(str(dtype).removeprefix("torch."))
+    def _widened_tolerances(self) -> dict[str, Tolerance]:
+        """Each variant's reference against float64 (spec/precision.py), where the spec sets no tolerance:
+        the variants whose default it misses, with the tolerance that admits it; a spec no tolerance up to
+        KernelBench's admits is refused (SpecError). Deterministic inputs (seed 0): every judge of a spec on
+        the same GPU and software measures the same."""
+        settings = self.spec.settings
+        if settings.atol is not None or settings.rtol is not None:
+            return {}
+        # On a GPU cuDNN may convolve float32 in TF32 (torch's default, which the judge keeps), and a spec's
+        # opt-in lets GEMMs do so too: either way a kernel may, so its error is measured as well.
+        tf32 = self.gpu and (bool(torch.backends.cudnn.allow_tf32) or settings.tf32)
+        widened: dict[str, Tolerance] = {}
+        for variant in self.variants:
+            found = reference_precision(self.problem, variant, self.device, tf32=tf32)
+            refusal = found.refusal()
+            if refusal is not None:
+                raise SpecError(refusal)
+            atol = found.widened_tolerance()
+            if atol is not None:
+                tf32_worse = (found.tf32_ratio or 0) > (found.worst_ratio or 0)
+                widened[variant] = Tolerance(variant=variant, dtype=found.dtype, atol=atol, rtol=atol,
+                                             default=found.atol, reference_error=found.worst() or 0.0,
+                                             why="TF32 convolutions" if tf32_worse else "its own rounding")
+        return widened
+
+    def tolerance(self, variant: str, dtype: torch.dtype) -> tuple[float, float]:
+        """(atol, rtol) for ``variant``'s outputs of ``dtype``: the spec's, else the widened or default one."""
+        name = str(dtype).removeprefix("torch.")
+        widened = self.tolerances.get(variant)
+        if widened is not None and widened.dtype == name:
+            return widened.atol, widened.rtol
+        return self.spec.settings.tolerance(name)
 
     def compute_dtype(self) -> str:
         """The dtype that sets the FLOP ceiling: the spec's, else the first floating input's."""

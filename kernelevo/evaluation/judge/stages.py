@@ -75,7 +75,8 @@ class Rejected(Exception):
 def judge_candidate(judge: Judge, source: str, triton_cache: str | None = None, race: Race | None = None) -> EvalResult:
     """Evaluate ``source`` in a fresh child of ``judge``; never raises. ``race``: the elites it must beat."""
     started = time.perf_counter()
-    result = EvalResult(environment=judge.environment, interpreted=not judge.gpu)
+    result = EvalResult(environment=judge.environment, interpreted=not judge.gpu,
+                        tolerances=list(judge.tolerances.values()))
     if judge.memory is not None:
         torch.cuda.reset_peak_memory_stats(judge.device)
         result.memory = MemoryUse(live_data_bytes=judge.memory.live_data_bytes,
@@ -224,7 +225,7 @@ class _Stages:
 
     def _compare(self, reply: CallReply, expected: list[torch.Tensor], variant: str, trial: str,
                  poison: int) -> Verdict | None:
-        atol, rtol = self.judge.tolerance(expected[0].dtype) if expected else (0.0, 0.0)
+        atol, rtol = self.judge.tolerance(variant, expected[0].dtype) if expected else (0.0, 0.0)
         return compare_outputs(reply.outputs, expected, atol=atol, rtol=rtol, variant=variant,
                                trial=_TRIALS[trial], poison=poison)
 

@@ -230,3 +230,74 @@ def test_a_reduction_is_held_to_the_read_floor_and_nothing_passes_it() -> None:
     fractions = {name: roof.floor_ms / median for name, median in timed.items()}
     assert max(fractions.values()) <= 1.05, fractions
     assert max(fractions.values()) > 0.8, fractions  # the floor is not so low that nothing comes near it
+
+
+CONV_RELU_SPEC = '''"""A float32 convolution and ReLU as KernelBench writes one: no settings, so float32's default tolerance."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, channels, out_channels):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, out_channels, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+batch, channels, out_channels, size = 16, 64, 128, 56
+
+
+def get_inputs():
+    return [torch.randn(batch, channels, size, size)]
+
+
+def get_init_inputs():
+    return [channels, out_channels]
+'''
+
+CONV_RELU_KERNEL = '''import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, channels, out_channels):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, out_channels, 3, padding=1)
+
+    def forward(self, x):
+        # channels-last: cuDNN may pick another algorithm than the reference's, in TF32 or not
+        y = F.conv2d(x.contiguous(memory_format=torch.channels_last), self.conv.weight, self.conv.bias,
+                     padding=1).contiguous()
+        out = torch.empty_like(y)
+        relu_kernel[(triton.cdiv(y.numel(), 4096),)](y, out, y.numel(), BLOCK=4096)
+        return out
+'''
+
+
+def test_a_float32_convolution_is_judged_at_a_tolerance_that_admits_tf32() -> None:
+    """cuDNN may convolve float32 in TF32 (torch's default, which the judge keeps), about 1e-3 from exact: the
+    judge measures the reference with its convolutions' operands rounded to TF32 and widens float32's default
+    to admit that, so a kernel making the same library call passes whichever algorithm cuDNN picks for it."""
+    with Evaluator(read_spec(CONV_RELU_SPEC), EvalOptions(device="cuda")) as evaluator:
+        result = evaluator.evaluate(CONV_RELU_KERNEL)
+    assert result.ok, result.message
+    (widened,) = result.tolerances
+    assert widened.dtype == "float32" and widened.default == 1e-4 and widened.reference_error > 1
+    assert 1e-3 <= widened.atol == widened.rtol <= 1e-2
+    exact = Evaluator(read_spec(CONV_RELU_SPEC + '\nKERNELEVO = {"atol": 1e-2, "rtol": 1e-2}\n'),
+                      EvalOptions(device="cuda"))
+    with exact:
+        assert exact.evaluate(CONV_RELU_KERNEL).tolerances == []  # the spec's own tolerance is never widened
