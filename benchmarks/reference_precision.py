@@ -16,6 +16,8 @@ import sys
 
 import torch
 
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"  # --judge-only runs on a CPU too (no TF32 measured)
+
 
 def load(path: str):
     spec = importlib.util.spec_from_file_location("problem", path)
@@ -42,7 +44,9 @@ def judged(path: str, compiled_ratio: float | None = None) -> str:
     from kernelevo.spec.loaded import LoadedSpec
     from kernelevo.spec.precision import reference_precision
 
-    found = reference_precision(LoadedSpec(read_spec(path)), "default", torch.device("cuda"))
+    found = reference_precision(LoadedSpec(read_spec(path)), "default", torch.device(DEVICE))
+    if found.worst_ratio is None:
+        return f"judge: the default tolerance ({found.note or 'nothing rounds'})"
     tf32 = "-" if found.tf32_ratio is None else f"{found.tf32_ratio:.3g}"
     if found.tolerance_set:
         return f"judge: the spec's own tolerance ({found.atol:g})"
@@ -57,7 +61,7 @@ def judged(path: str, compiled_ratio: float | None = None) -> str:
 
 
 def main() -> None:
-    print(torch.cuda.get_device_name(), "torch", torch.__version__)
+    print(torch.cuda.get_device_name() if DEVICE == "cuda" else "CPU", "torch", torch.__version__)
     if sys.argv[1] == "--judge-only":
         for path in sys.argv[2:]:
             print(path.split("/")[-1], "|", judged(path), flush=True)

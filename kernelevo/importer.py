@@ -9,8 +9,9 @@ Two shapes are read:
   becomes a finished run holding its elites, their sources, results and lineage.
 
 Neither holds the spec's source, only its hash: the spec is found among the database's
-specs, the ``--spec`` files given, and ``examples/*/spec.py`` and ``benchmarks/suite/*.py`` (the
-no-seed suite, whose searches are exported too) under the current directory.
+specs, the ``--spec`` files given, and ``examples/*/spec.py``, ``benchmarks/suite/*.py`` and
+``benchmarks/heldout/*.py`` (the no-seed suite and the held-out problems, whose searches are exported too)
+under the current directory.
 An import is refused when the same run was imported before (same source and spec).
 """
 
@@ -57,7 +58,7 @@ def _find_spec(db: Database, sha256: str, name: str, spec_files: list[Path]) -> 
         if row is not None:
             return spec_of(row)
     candidates = [*spec_files, *sorted(Path("examples").glob("*/spec.py")),
-                  *sorted(Path("benchmarks/suite").glob("*.py"))]
+                  *sorted(Path("benchmarks/suite").glob("*.py")), *sorted(Path("benchmarks/heldout").glob("*.py"))]
     for file in candidates:
         spec = read_spec(str(file))
         if spec.sha256 == sha256:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_exported_archives_come_in_as_finished_runs(db, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # the specs are found under examples/ and benchmarks/suite/ by their hash
+    monkeypatch.chdir(ROOT)  # the specs are found under examples/ and benchmarks/ by their hash
     lines = import_path(db, ROOT / "archives", spec_files=[])
     exported = sorted(ROOT.glob("archives/*/*/archive.json"))
     assert len(lines) == len(exported) >= 5

@@ -232,7 +232,7 @@ def test_a_reduction_is_held_to_the_read_floor_and_nothing_passes_it() -> None:
     assert max(fractions.values()) > 0.8, fractions  # the floor is not so low that nothing comes near it
 
 
-CONV_RELU_SPEC = '''"""A float32 convolution and ReLU as KernelBench writes one: no settings, so float32's default tolerance."""
+CONV_RELU_SPEC = '''"""A float32 convolution and ReLU as KernelBench writes one: float32's default tolerance."""
 
 import torch
 import torch.nn as nn
