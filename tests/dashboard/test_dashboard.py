@@ -484,3 +484,23 @@ def test_a_run_of_ten_thousand_candidates_loads_fast_and_shows_a_new_evaluation_
     expect(page.locator("[data-field=roofline]")).to_have_text(f"{math.floor(100 * fraction + 0.5)}% (copy)",
                                                                timeout=15_000)
     assert "the copy floor (512.0 MiB read, 512.0 MiB written" in page.inner_text("[data-field=roofline_floor]")
+    assert page.locator("[data-field=tolerance]").count() == 0  # judged at the default: nothing to say
+
+    # a kernel judged at a tolerance the judge widened says at which, from what, and why
+    from kernelevo.records.result import Tolerance
+
+    n += 1
+    widened = Tolerance(variant="default", dtype="float32", atol=2e-3, rtol=2e-3, default=1e-4,
+                        reference_error=9.32, why="TF32 convolutions")
+    candidate = Candidate(id=n, source=f"# kernel {n}\n", operator="template", parent_ids=[n - 1])
+    state.add_candidate(candidate)
+    recorder.add_candidate(candidate)
+    result = gpu_result(n).model_copy(update={"tolerances": [widened]})
+    recorder.add_evaluations([state.tell(candidate, "h100", result)])
+    recorder.progress(snapshot(state, n), force=True)
+    recorder.commit()
+    recorder.sync()
+    page.goto(f"{server.url}/#/runs/{run_id}/candidates/{n}")  # by its number in the run
+    expect(page.locator("[data-field=tolerance]")).to_have_text(
+        "default: atol = rtol = 0.002, widened from 0.0001 (the reference is 9.32x that from float64: TF32 "
+        "convolutions)", timeout=15_000)
