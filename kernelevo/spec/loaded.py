@@ -53,6 +53,12 @@ def _line_in(exc: BaseException, filename: str) -> str:
     return line
 
 
+def _at_line(exc: BaseException, filename: str) -> str:
+    """' (at line LINE of the spec)' for the deepest frame of ``exc`` inside ``filename``, or ''."""
+    line = _line_in(exc, filename)
+    return f" (at line {line[1:]} of the spec)" if line else ""
+
+
 class LoadedSpec:
     """The executed reference module of a :class:`Spec`."""
 
@@ -95,7 +101,7 @@ class LoadedSpec:
         except SpecError:
             raise
         except Exception as exc:
-            raise SpecError(f"{fn_name}() raised {_one_line(exc)}{_line_in(exc, self.filename)}") from None
+            raise SpecError(f"{fn_name}() raised {_one_line(exc)}{_at_line(exc, self.filename)}") from None
 
     def init_inputs(self, variant: str) -> list[Any]:
         with self.variant(variant):
@@ -162,7 +168,7 @@ class LoadedSpec:
             try:
                 result = model(*inputs)
             except Exception as exc:
-                raise SpecError(f"Model.forward raised {_one_line(exc)}{_line_in(exc, self.filename)}") from None
+                raise SpecError(f"Model.forward raised {_one_line(exc)}{_at_line(exc, self.filename)}") from None
         return as_tensor_list(result, "Model.forward")
 
 

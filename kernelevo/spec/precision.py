@@ -131,7 +131,8 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
         found.note = f"not measured: {exc}"
         return found
     except Exception as exc:  # an op without a float64 kernel, a dtype fixed inside forward, no memory for it
-        found.note = f"not measured: the reference does not run in float64 ({type(exc).__name__})"
+        why = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+        found.note = f"not measured: the reference does not run in float64 ({why})"
         return found
     finally:
         if device.type == "cuda":

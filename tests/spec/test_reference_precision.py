@@ -129,3 +129,30 @@ def test_kernelbenchs_mamba2_loads_as_written_and_is_measured() -> None:
     assert report.variant("default").outputs[0].shape == [2, 128, 2, 8]
     (found,) = report.precision
     assert found.worst_ratio is not None
+
+
+HELD_TENSOR = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.randn(256)  # a plain attribute, as KernelBench's LSTMs hold h0: .double() skips it
+
+    def forward(self, x):
+        return torch.matmul(x, torch.diag(self.scale))
+
+def get_inputs():
+    return [torch.randn(64, 256)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_reference_that_will_not_run_in_float64_says_why() -> None:
+    found = precision_of(HELD_TENSOR)
+    assert found.worst_ratio is None and found.widened_tolerance() is None and found.refusal() is None
+    assert found.note.startswith("not measured: the reference does not run in float64 (Model.forward raised")
+    assert "(at line 11 of the spec)" in found.note  # its forward's return
