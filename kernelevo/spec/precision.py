@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, computed_field
 
 if TYPE_CHECKING:
     import torch
@@ -75,6 +75,15 @@ class ReferencePrecision(BaseModel):
         if self.tolerance_set or self.dtype not in WIDEST or worst is None or worst * MARGIN <= 1:
             return None
         return _one_digit_up(max(self.atol, self.rtol) * worst * MARGIN)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def judged(self) -> str:
+        """What a judge does about it: 'refused', 'widened', 'too_tight' (the spec's own tolerance misses the
+        reference itself), or '' (nothing: the tolerance admits the reference, or it was not measured)."""
+        if self.tolerance_set:
+            return "too_tight" if self.needed_tolerance() is not None else ""
+        return "refused" if self.refusal() is not None else "widened" if self.widened_tolerance() is not None else ""
 
     def refusal(self) -> str | None:
         """Why a judge refuses this variant: its widened tolerance would pass :data:`WIDEST`; None otherwise."""

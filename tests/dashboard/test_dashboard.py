@@ -240,6 +240,18 @@ def test_a_spec_whose_reference_misses_its_own_tolerance_is_warned_of_before_the
     assert run["config"]["budget"]["evaluations"] == 2  # the form's run, started once the user chose to
     assert server.client().get("/api/runs").json()["total"] == runs_before + 1
 
+    # a reference the judge only widens the default for (about 10x it from float64) asks nothing: the run starts
+    path.write_text(ILL_CONDITIONED.read_text().replace("1e5", "1e4"))
+    page.goto(f"{server.url}/#/submit")
+    page.set_input_files("#spec", str(path))
+    page.fill("#name", "somewhat-off")
+    page.fill("#evaluations", "2")
+    page.fill("#settings", json.dumps(CPU_RUN))
+    page.get_by_role("button", name="Check the spec and start the run").click()
+    page.wait_for_url(re.compile(r"#/runs/\d+$"), timeout=120_000)
+    assert page.locator(".spec-warnings").count() == 0
+    assert server.client().get("/api/runs").json()["total"] == runs_before + 2
+
 
 def test_the_runs_table_sorts_and_filters(server: Server, cpu_run: dict[str, Any], page: Any) -> None:
     page.goto(f"{server.url}/#/")

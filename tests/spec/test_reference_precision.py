@@ -67,10 +67,12 @@ def test_a_reference_far_from_float64_is_refused_with_the_tolerance_that_admits_
     refusal = found.refusal()
     assert refusal is not None and f"atol = rtol = {found.widened_tolerance():g}" in refusal
     assert "will refuse this spec" in found.note and "ill-conditioned" not in refusal
+    assert found.judged == "refused" and found.model_dump()["judged"] == "refused"  # the API and dashboard read it
     # a spec that sets a tolerance has decided: what admits the reference itself is named, and admits it
     set_too_tight = precision_of(CANCELS, '\nKERNELEVO = {"atol": 1e-3, "rtol": 1e-3}\n')
     needed = set_too_tight.needed_tolerance()
     assert set_too_tight.refusal() is None and needed is not None and f'"atol": {needed:g}' in set_too_tight.note
+    assert set_too_tight.judged == "too_tight"
     again = precision_of(CANCELS, f'\nKERNELEVO = {{"atol": {needed!r}, "rtol": {needed!r}}}\n')
     assert again.worst_ratio is not None and again.worst_ratio <= 1 and again.note == ""
 
@@ -82,6 +84,7 @@ def test_a_reference_somewhat_off_float64_gets_a_wider_default() -> None:
     widened = found.widened_tolerance()
     assert widened is not None and 2 * found.worst_ratio * 1e-4 <= widened <= 1e-2 and found.refusal() is None
     assert f"widens it to atol = rtol = {widened:g}" in found.note and "ill-conditioned" in found.note
+    assert found.judged == "widened"
     # a float16 output keeps its own default: only float32 is widened
     in_half = precision_of(CANCELS.replace("1e5", "1e4"), '\nKERNELEVO = {"dtype": "float16"}\n')
     assert in_half.dtype == "float16" and in_half.widened_tolerance() is None
@@ -91,7 +94,7 @@ def test_a_well_conditioned_reference_says_nothing() -> None:
     found = precision_of(WELL)
     assert found.worst_ratio is not None and found.worst_ratio < 0.1
     assert found.note == "" and not found.convolves and not found.tolerance_set
-    assert found.widened_tolerance() is None and found.tf32_ratio is None
+    assert found.widened_tolerance() is None and found.tf32_ratio is None and found.judged == ""
 
 
 def test_a_float32_convolution_is_measured_with_tf32_operands_too() -> None:

@@ -80,8 +80,10 @@ export async function submitView(root, page) {
         fill(status, el("p", { class: "muted" }, "Checking the spec in an isolated child…"));
         const stored = await storeSpec(specFile, form.seeds.files, form.name.value.trim());
         specId = stored.id;
-        // what the check found about the reference's own precision: said before any GPU time is spent
-        const warnings = ((stored.report || {}).precision || []).map((p) => p.note).filter(Boolean);
+        // what the check found about the reference's own precision, said before any GPU time is spent where the
+        // judge will refuse the spec or its own tolerance misses the reference (a widened default needs no one)
+        const warnings = ((stored.report || {}).precision || [])
+          .filter((p) => p.judged === "refused" || p.judged === "too_tight").map((p) => p.note);
         if (warnings.length) {
           const anyway = el("button", { type: "button", id: "start-anyway" }, "Start the run anyway");
           anyway.addEventListener("click", () => startRun(specId, config));
