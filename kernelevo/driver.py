@@ -29,7 +29,7 @@ from kernelevo.search.pool import EvaluatorPool, LocalEvaluatorPool
 from kernelevo.search.progress import snapshot
 from kernelevo.search.scheduler import Scheduler
 from kernelevo.search.state import SearchState, replay
-from kernelevo.spec import Spec
+from kernelevo.spec import Spec, SpecError
 from kernelevo.spec.names import path_under
 from kernelevo.storage.database import Database
 from kernelevo.storage.export import export_run
@@ -171,8 +171,10 @@ async def run_search(
         try:
             await pool.start()
             pool_started = True
-        except ValueError as exc:  # no worker for a target, a spec that cannot start, and the like
+        except ValueError as exc:  # no worker for a target, a spec its judge cannot take, and the like
             await pool.close()  # actors of targets started before the one that failed
+            if isinstance(exc, SpecError):
+                raise  # a stop of its own kind (spec_error)
             raise RunSetupError(str(exc)) from None
         islands = await start_islands(db, run_id, spec, config)
         # with island actors the driver's CPU is what keeps the evaluators busy: the store's transactions are
@@ -204,6 +206,9 @@ async def run_search(
         recorder.progress(progress, force=True)
     except asyncio.CancelledError:  # Ctrl-C twice (or once while it started): resumable, not failed
         _finish(db, run_id, owner, StopReason.INTERRUPTED, INTERRUPTED)
+        raise
+    except SpecError as exc:  # the judge's start: a reference that fails there, or a tolerance it refuses
+        _finish(db, run_id, owner, StopReason.SPEC_ERROR, f"the judge could not take the spec: {exc}")
         raise
     except BaseException as exc:
         _finish(db, run_id, owner, StopReason.DRIVER_FAILED,

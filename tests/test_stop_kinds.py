@@ -165,6 +165,20 @@ def test_a_run_with_no_seed_at_all_says_it_had_nothing_to_start_from(gelu: Spec,
     assert_stored(db, run_id, StopReason.NO_SEED, outcome.reason)
 
 
+def test_a_spec_the_judge_refuses_fails_the_run_as_a_spec_error(tmp_path: Path, db: Database) -> None:
+    """A reference about 100x float32's default tolerance from float64 (spec/precision.py): the judge refuses it
+    as it starts, and the run says so in its own kind, with the tolerance the spec would need."""
+    from kernelevo.search.pool import LocalEvaluatorPool
+    from kernelevo.spec import SpecError
+
+    spec = read_spec(str(ROOT / "tests" / "spec" / "specs" / "ill_conditioned.py"))
+    config = RunConfig(budget=Budget(evaluations=2), ray=False, evaluation=CPU, seed_from="spec")
+    run_id = new_run(db, spec, config, owner="test", out=tmp_path / "run", seeds=[])
+    with pytest.raises(SpecError, match=r"atol = rtol = 0\.03") as raised:
+        asyncio.run(run_search(db, run_id, pool=LocalEvaluatorPool(spec, CPU, workers=1)))
+    assert_stored(db, run_id, StopReason.SPEC_ERROR, f"the judge could not take the spec: {raised.value}")
+
+
 def test_stops_outside_a_driver_have_their_kinds(gelu: Spec, db: Database) -> None:
     """A queued run stopped through the API; one whose driver's process ended without ending it (the launcher)."""
     with db.session() as session:

@@ -39,6 +39,8 @@ class StopReason(StrEnum):
     STOPPED_BEFORE_START = "stopped_before_start"  # stopped while queued
     LEASE_LOST = "lease_lost"  # another driver took over the run's lease (the run is its now)
     INTERRUPTED = "interrupted"  # stopped at once (Ctrl-C twice): the evaluations under way were dropped
+    SPEC_ERROR = "spec_error"  # the judge could not take the spec (its reference fails there, or it refuses its
+    # tolerance: spec/precision.py); the sentence says why and what to change
     DRIVER_FAILED = "driver_failed"  # the driver raised (a setup error, a crash); the sentence names the error
     DRIVER_ENDED = "driver_ended"  # the driver's process ended without ending the run (seen by the API's launcher)
 
@@ -51,8 +53,8 @@ class StopReason(StrEnum):
 _STOP_STATUS = {
     **dict.fromkeys((StopReason.BUDGET_EVALUATIONS, StopReason.BUDGET_TIME, StopReason.BUDGET_TOKENS,
                      StopReason.BUDGET_DOLLARS, StopReason.EXHAUSTED, StopReason.IDLE_OPERATORS), RunStatus.FINISHED),
-    **dict.fromkeys((StopReason.NO_CORRECT_SEED, StopReason.NO_SEED, StopReason.LLM_FAILED, StopReason.DRIVER_FAILED,
-                     StopReason.DRIVER_ENDED), RunStatus.FAILED),
+    **dict.fromkeys((StopReason.NO_CORRECT_SEED, StopReason.NO_SEED, StopReason.LLM_FAILED, StopReason.SPEC_ERROR,
+                     StopReason.DRIVER_FAILED, StopReason.DRIVER_ENDED), RunStatus.FAILED),
     StopReason.INTERRUPTED: RunStatus.INTERRUPTED,
 }
 

@@ -268,3 +268,5 @@ def test_a_run_warns_first_of_a_reference_too_far_from_float64_and_the_judge_ref
     said = " ".join(done.stdout.split()) + " ".join(done.stderr.split())
     assert "warning: a judge will refuse this spec" in said, said
     assert done.returncode == 2 and "error: variant 'default'" in said and "atol = rtol = 0.03" in said, said
+    runs = kernelevo(tmp_path, "runs", "--db", "runs.db", "--stop-kind", "spec_error")
+    assert "cancels" in runs.stdout and "failed" in runs.stdout, runs.stdout + runs.stderr
