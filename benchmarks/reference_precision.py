@@ -1,7 +1,8 @@
 """Each spec's reference on a GPU against torch.compile's output, against itself in float64 and with cuDNN's TF32
 off: how far each is from the exact answer, in units of the float32 default tolerance (atol = rtol = 1e-4).
 Then the judge's own measure (kernelevo.spec.precision, as a judge on this GPU runs it): the tolerance it
-widens float32's default to, or its refusal, and whether that admits torch.compile's output.
+widens float32's default to, or its refusal, and whether that admits torch.compile's output and an exact fp32
+one (cuDNN's TF32 off: what a kernel of its own that computes the convolutions or recurrent layers exactly gives).
 
 Shows why every seed of a held-out problem can come back `wrong_output` (benchmarks/heldout/README.md). Needs CUDA.
 
@@ -15,6 +16,8 @@ import importlib.util
 import sys
 
 import torch
+
+from kernelevo.spec.precision import in_float64  # what the judge converts: module-held tensors too
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"  # --judge-only runs on a CPU too (no TF32 measured)
 
@@ -38,8 +41,9 @@ def versus(got: torch.Tensor, want: torch.Tensor, tol: float = 1e-4) -> str:
             f"beyond {(err > bound).double().mean().item():.3g}")
 
 
-def judged(path: str, compiled_ratio: float | None = None) -> str:
-    """What a judge on this GPU takes as the tolerance where the spec sets none, and whether it admits compile."""
+def judged(path: str, others: dict[str, float] | None = None) -> str:
+    """What a judge on this GPU takes as the tolerance where the spec sets none, and whether it admits each of
+    ``others`` (an output's name: its worst error from the reference, in units of the default tolerance)."""
     from kernelevo.spec import read_spec
     from kernelevo.spec.loaded import LoadedSpec
     from kernelevo.spec.precision import reference_precision
@@ -53,11 +57,11 @@ def judged(path: str, compiled_ratio: float | None = None) -> str:
     if found.refusal() is not None:
         return f"judge: refuses (reference {found.worst_ratio:.3g}x, TF32 {tf32}x; needs {found.widened_tolerance():g})"
     widened = found.widened_tolerance() or found.atol
-    measured = f"judge: reference {found.worst_ratio:.3g}x, TF32 convolutions {tf32}x -> atol = rtol = {widened:g}"
-    if compiled_ratio is None:
-        return measured
-    admits = "yes" if compiled_ratio * 1e-4 <= widened else "no"
-    return f"{measured}; admits torch.compile's output (compile vs eager {compiled_ratio:.3g}x): {admits}"
+    measured = (f"judge: reference {found.worst_ratio:.3g}x, TF32 {found.in_tf32()} {tf32}x -> "
+                f"atol = rtol = {widened:g}")
+    admits = [f"admits {name} ({value:.3g}x from eager): {'yes' if value * 1e-4 <= widened else 'no'}"
+              for name, value in (others or {}).items()]
+    return "; ".join([measured, *admits])
 
 
 def main() -> None:
@@ -78,11 +82,13 @@ def main() -> None:
             torch.backends.cudnn.allow_tf32 = False
             no_tf32 = model(*inputs)
             torch.backends.cudnn.allow_tf32 = True
-            exact = model.double()(*[t.double() for t in inputs])
+            exact = in_float64(model)(*[t.double() for t in inputs])
             model.float()
+        others = {"torch.compile's output": ratio(compiled, eager),
+                  "exact fp32 (cuDNN's TF32 off)": ratio(no_tf32, eager)}
         print(path.split("/")[-1], "| compile vs eager:", versus(compiled, eager), "| eager vs fp64:",
               versus(eager, exact), "| compile vs fp64:", versus(compiled, exact), "| eager no-tf32 vs fp64:",
-              versus(no_tf32, exact), "|", judged(path, ratio(compiled, eager)), flush=True)
+              versus(no_tf32, exact), "|", judged(path, others), flush=True)
 
 
 if __name__ == "__main__":

@@ -199,7 +199,7 @@ def print_spec_report(console: Console, spec: Spec, report: SpecReport) -> None:
     for p in report.precision:
         measured = (f"{p.worst_ratio:.3g}x the tolerance at worst" if p.worst_ratio is not None else "not measured")
         if p.tf32_ratio is not None:
-            measured += f", {p.tf32_ratio:.3g}x with its convolutions in TF32"
+            measured += f", {p.tf32_ratio:.3g}x with its {p.in_tf32()} in TF32"
         console.print(f"reference vs float64, variant {p.variant}: {measured} (atol {p.atol:g}, rtol {p.rtol:g}"
                       + (", the spec's" if p.tolerance_set else ", the default") + ")")
         if p.note:

@@ -323,8 +323,8 @@ class Tolerance(BaseModel):
     atol: float
     rtol: float
     default: float  # the dtype's default atol = rtol
-    reference_error: float  # the reference's worst error from float64 (TF32 convolutions included), in defaults
-    why: str = ""  # e.g. "TF32 convolutions"
+    reference_error: float  # the reference's worst error from float64 (its TF32 run included), in defaults
+    why: str = ""  # e.g. "TF32 convolutions", "TF32 recurrent layers", "its own rounding"
 
     def summary(self) -> str:
         return (f"variant {self.variant!r} judged at atol = rtol = {self.atol:g}, not {self.default:g}: the "

@@ -6,14 +6,15 @@ rejected as wrong, torch.compile's own included:
 
 - an ill-conditioned reference (a Mamba2 block's chunked scan, with ``exp`` of long cumulative sums), whose
   float32 result is far from float64's on some outputs whatever the order of its sums;
-- a reference that convolves in float32 on a GPU, where cuDNN may run it in TF32
-  (``torch.backends.cudnn.allow_tf32``, on by default): about 1e-3 from exact float32, so an exact kernel, or a
-  TF32 one against an exact reference, fails 1e-4.
+- a reference that convolves, or runs a recurrent layer (LSTM, GRU, RNN), in float32 on a GPU, where cuDNN
+  may run it in TF32 (``torch.backends.cudnn.allow_tf32``, on by default, sets the math type of both): about
+  1e-3 from exact float32, so an exact kernel, or a TF32 one against an exact reference, fails 1e-4.
 
 :func:`reference_precision` runs the reference again in float64 on the same inputs (in the spec checker's
 child, or in the judge, which runs the spec anyway) and measures how far the spec's own dtype is from it, in
-units of the tolerance; where the reference convolves in float32 it runs once more with each convolution's
-operands rounded to TF32 first, which is what cuDNN's TF32 does. Where the spec sets no tolerance, a judge
+units of the tolerance; where the reference convolves or recurs in float32 it runs once more with the operands
+of each convolution, and of each matrix product inside a recurrent layer, rounded to TF32 first, which is what
+cuDNN's TF32 does. Where the spec sets no tolerance, a judge
 widens float32's default to :data:`MARGIN` times the worst of these (one significant digit, rounded up) and
 refuses the spec where that passes KernelBench's 1e-2 (:data:`WIDEST`): a user must then say what is right.
 """
@@ -41,6 +42,9 @@ WIDEST = {"float32": 1e-2}
 # torch ops whose operands TF32 rounds; matrix products only where the spec opts in to TF32 (tf32: True).
 _CONVOLUTION = "convolution"
 _MATMUL_OPERANDS = {"mm": (0, 1), "bmm": (0, 1), "addmm": (1, 2), "baddbmm": (1, 2)}
+# torch's recurrent layers (nn.LSTM, nn.GRU, nn.RNN): cuDNN runs them whole; outside cuDNN they are matrix
+# products and elementwise ops, which is how the TF32 run sees their products
+_RECURRENT = frozenset({"lstm", "gru", "rnn_tanh", "rnn_relu"})
 
 
 class ReferencePrecision(BaseModel):
@@ -54,13 +58,28 @@ class ReferencePrecision(BaseModel):
     worst_ratio: float | None = None  # max |reference - float64| / (atol + rtol |float64|); None: not measured
     share_beyond: float = 0.0  # the share of outputs beyond the tolerance
     convolves: bool = False  # the reference convolves in float32 (TF32 on a GPU by default)
-    tf32_ratio: float | None = None  # the same with its convolutions' operands rounded to TF32; None: not run
+    recurs: bool = False  # the reference runs a recurrent layer in float32 (TF32 on a GPU by default, as above)
+    tf32_ratio: float | None = None  # the same with those ops' operands rounded to TF32; None: not run
     note: str = ""  # what a person should know, '' when nothing
 
     def worst(self) -> float | None:
         """The worst error measured, the TF32 run's included, in units of the tolerance."""
         measured = [r for r in (self.worst_ratio, self.tf32_ratio) if r is not None]
         return max(measured) if measured else None
+
+    def tf32_worse(self) -> bool:
+        """The TF32 run is further from float64 than the reference in its own dtype."""
+        return self.tf32_ratio is not None and self.tf32_ratio > (self.worst_ratio or 0)
+
+    def in_tf32(self) -> str:
+        """The ops the TF32 run rounded, in words: "convolutions", "recurrent layers", both, or (a spec that
+        opts in to TF32) "matrix products"."""
+        kinds = [w for w, on in (("convolutions", self.convolves), ("recurrent layers", self.recurs)) if on]
+        return " and ".join(kinds) or "matrix products"
+
+    def cause(self) -> str:
+        """What puts the reference furthest from float64: "TF32 convolutions" and the like, or its own rounding."""
+        return f"TF32 {self.in_tf32()}" if self.tf32_worse() else "its own rounding"
 
     def needed_tolerance(self) -> float | None:
         """The smallest atol = rtol (one significant digit, rounded up) that admits the reference itself."""
@@ -106,7 +125,7 @@ def _one_digit_up(value: float) -> float:
 def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *, seed: int = 0,
                         tf32: bool = True) -> ReferencePrecision:
     """Run ``name``'s reference in its own dtype and in float64 on the same inputs and compare them; with
-    ``tf32``, a float32 reference that convolves runs once more, its convolutions' operands rounded to TF32."""
+    ``tf32``, a float32 reference that convolves or recurs runs once more, those ops' operands rounded to TF32."""
     import torch
 
     settings = problem.spec.settings
@@ -123,16 +142,17 @@ def reference_precision(problem: LoadedSpec, name: str, device: torch.device, *,
     if not floating:
         return found  # nothing rounds: integer outputs, or a float64 reference
     try:
-        exact_model = model.double()
+        exact_model = in_float64(model)
         exact_inputs = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-        exact, convolves = _float64_run(lambda: problem.forward(exact_model, name, exact_inputs))
-        found.convolves = convolves and dtype == "float32"
+        exact, ran = _float64_run(lambda: problem.forward(exact_model, name, exact_inputs))
+        found.convolves = "convolution" in ran and dtype == "float32"
+        found.recurs = "recurrent" in ran and dtype == "float32"
         compared = [i for i, (y, e) in enumerate(zip(native, exact, strict=False))
                     if any(y is f for f in floating) and isinstance(e, torch.Tensor) and e.shape == y.shape]
         if not compared:
             raise _NotComparable("the float64 run's outputs do not match the reference's")
         found.worst_ratio, found.share_beyond = _worst(native, exact, compared, atol, rtol)
-        if tf32 and dtype == "float32" and (found.convolves or settings.tf32):
+        if tf32 and dtype == "float32" and (found.convolves or found.recurs or settings.tf32):
             rounded, _ = _float64_run(lambda: problem.forward(exact_model, name, exact_inputs),
                                       tf32_matmuls=settings.tf32)
             found.tf32_ratio, _ = _worst(rounded, exact, compared, atol, rtol)
@@ -176,8 +196,8 @@ def _worst(outputs: list[Any], exact: list[Any], compared: list[int], atol: floa
 def _note(found: ReferencePrecision, *, on_gpu: bool) -> str:
     where = f"variant {found.variant!r}"
     tolerance = f"atol {found.atol:g}, rtol {found.rtol:g}"
-    tf32_worse = found.tf32_ratio is not None and found.tf32_ratio > (found.worst_ratio or 0)
-    why = (" (with its convolutions in TF32, as cuDNN runs float32 on a GPU by default)" if tf32_worse else
+    tf32_worse = found.tf32_worse()
+    why = (f" (with its {found.in_tf32()} in TF32, as cuDNN runs float32 on a GPU by default)" if tf32_worse else
            " (its rounding alone: it is ill-conditioned at this tolerance)")
     gpu = "" if on_gpu or not tf32_worse else " on a GPU"
     if found.tolerance_set:
@@ -200,28 +220,59 @@ def _note(found: ReferencePrecision, *, on_gpu: bool) -> str:
             f"\"rtol\" in KERNELEVO is judged at its own")
 
 
-def _float64_run(forward: Callable[[], list[Any]], *, tf32_matmuls: bool | None = None) -> tuple[list[Any], bool]:
-    """``forward()``'s outputs (without autograd), and whether any convolution ran in it, transposed included.
-    With ``tf32_matmuls`` not None, each convolution's input and weight are rounded to TF32 first (and each
-    matrix product's operands, where it is True), as tensor cores round float32 operands."""
+def in_float64(model: torch.nn.Module) -> torch.nn.Module:
+    """``model`` with its parameters, buffers and the floating tensors it holds as plain attributes in float64
+    (a KernelBench RNN may keep its initial state as ``self.h0``, which ``.double()`` leaves alone)."""
     import torch
+
+    model = model.double()
+    for module in model.modules():
+        for key, value in list(vars(module).items()):
+            if isinstance(value, torch.Tensor) and value.is_floating_point() and value.dtype != torch.float64:
+                setattr(module, key, value.double())
+    return model
+
+
+def _float64_run(forward: Callable[[], list[Any]], *, tf32_matmuls: bool | None = None) -> tuple[list[Any], set[str]]:
+    """``forward()``'s outputs (without autograd), and which of TF32's kinds of op ran in it: "convolution"
+    (transposed included), "recurrent" (a whole LSTM, GRU or RNN layer). With ``tf32_matmuls`` not None, each
+    convolution's input and weight are rounded to TF32 first, and so are the operands of each matrix product
+    inside a recurrent layer (of every matrix product, where it is True), as tensor cores round float32
+    operands; a recurrent layer then runs outside cuDNN, so that its products are seen one by one."""
+    import torch
+    from torch.overrides import TorchFunctionMode
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    class Float64Run(TorchDispatchMode):
-        convolves = False
+    ran: set[str] = set()
+    depth = [0]  # recurrent layers under way: their products are TF32's in cuDNN
 
+    class Recurrent(TorchFunctionMode):
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            if getattr(func, "__name__", "") not in _RECURRENT:
+                return func(*args, **(kwargs or {}))
+            ran.add("recurrent")
+            depth[0] += 1
+            try:
+                with torch.backends.cudnn.flags(enabled=tf32_matmuls is None):
+                    return func(*args, **(kwargs or {}))
+            finally:
+                depth[0] -= 1
+
+    class Float64Run(TorchDispatchMode):
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             op = func.__name__.split(".")[0]
             convolution = _CONVOLUTION in op
-            self.convolves = self.convolves or convolution
+            if convolution:
+                ran.add("convolution")
             if tf32_matmuls is not None:
-                operands = (0, 1) if convolution else _MATMUL_OPERANDS.get(op, ()) if tf32_matmuls else ()
+                rounds_products = tf32_matmuls or depth[0] > 0
+                operands = (0, 1) if convolution else _MATMUL_OPERANDS.get(op, ()) if rounds_products else ()
                 args = tuple(to_tf32(a) if i in operands else a for i, a in enumerate(args))
             return func(*args, **(kwargs or {}))
 
-    with torch.no_grad(), Float64Run() as mode:
+    with torch.no_grad(), Recurrent(), Float64Run():
         outputs = forward()
-    return outputs, mode.convolves
+    return outputs, ran
 
 
 def to_tf32(x: Any) -> Any:
@@ -236,4 +287,4 @@ def to_tf32(x: Any) -> Any:
     return rounded.to(x.dtype).reshape(x.shape)
 
 
-__all__ = ["MARGIN", "WIDEST", "ReferencePrecision", "reference_precision", "to_tf32"]
+__all__ = ["MARGIN", "WIDEST", "ReferencePrecision", "in_float64", "reference_precision", "to_tf32"]

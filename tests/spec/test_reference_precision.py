@@ -10,7 +10,7 @@ import torch
 
 from kernelevo.spec import check_spec, read_spec
 from kernelevo.spec.loaded import LoadedSpec
-from kernelevo.spec.precision import WIDEST, reference_precision, to_tf32
+from kernelevo.spec.precision import WIDEST, _float64_run, reference_precision, to_tf32
 
 CPU = torch.device("cpu")
 
@@ -113,6 +113,46 @@ def test_a_float32_convolution_is_measured_with_tf32_operands_too() -> None:
                                tf32=False).widened_tolerance() is None
 
 
+RECURS = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.RNN(64, 128, 2, batch_first=True)
+        self.head = nn.Linear(128, 16)
+
+    def forward(self, x, h0):
+        out, _ = self.rnn(x, h0)
+        return self.head(out[:, -1, :])
+
+def get_inputs():
+    return [torch.randn(8, 64, 64), torch.randn(2, 8, 128)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_float32_recurrent_layer_is_measured_with_tf32_products_too() -> None:
+    """cuDNN runs a float32 LSTM, GRU or RNN in TF32 on a GPU by default, as it convolves: the TF32 run rounds
+    the operands of the matrix products inside the layer (run outside cuDNN, so that they are seen), not those
+    of the rest of the model, and the default is widened to admit it."""
+    found = precision_of(RECURS)
+    assert found.recurs and not found.convolves and found.worst_ratio is not None and found.worst_ratio < 0.1
+    assert found.tf32_ratio is not None and found.tf32_ratio > 1 and found.cause() == "TF32 recurrent layers"
+    widened = found.widened_tolerance()
+    assert widened is not None and widened >= 2 * found.tf32_ratio * 1e-4 and found.judged == "widened"
+    assert "with its recurrent layers in TF32" in found.note
+    # a GEMM outside the layer is not TF32's (cuBLAS keeps float32 unless the spec opts in): left exact
+    x, w = torch.randn(32, 64, dtype=torch.float64), torch.randn(64, 16, dtype=torch.float64)
+    (outside,), ran = _float64_run(lambda: [x @ w], tf32_matmuls=False)
+    assert torch.equal(outside, x @ w) and ran == set()
+    (opted_in,), _ = _float64_run(lambda: [x @ w], tf32_matmuls=True)
+    assert torch.equal(opted_in, to_tf32(x) @ to_tf32(w))
+
+
 def test_tf32_rounding_keeps_ten_mantissa_bits_to_nearest() -> None:
     x = torch.tensor([1.0, 1 + 2**-11, 1 + 2**-10 + 2**-12, -3.14159265, 0.0])
     assert to_tf32(x).tolist() == [1.0, 1 + 2**-10, 1 + 2**-10, -3.140625, 0.0]
@@ -141,7 +181,7 @@ import torch.nn as nn
 class Model(nn.Module):
     def __init__(self):
         super().__init__()
-        self.scale = torch.randn(256)  # a plain attribute, as KernelBench's LSTMs hold h0: .double() skips it
+        self.scale = torch.randn(256)  # a plain attribute, as KernelBench's older LSTMs hold h0
 
     def forward(self, x):
         return torch.matmul(x, torch.diag(self.scale))
@@ -154,8 +194,16 @@ def get_init_inputs():
 '''
 
 
-def test_a_reference_that_will_not_run_in_float64_says_why() -> None:
+def test_a_tensor_held_as_a_plain_attribute_runs_in_float64_too() -> None:
+    """``.double()`` converts parameters and buffers only: the float64 run converts what a module holds besides."""
     found = precision_of(HELD_TENSOR)
+    assert found.worst_ratio is not None and found.worst_ratio < 0.1 and found.note == ""
+
+
+def test_a_reference_that_will_not_run_in_float64_says_why() -> None:
+    fixed = HELD_TENSOR.replace("torch.randn(256)  #", "nn.Parameter(torch.randn(256))  #").replace(
+        "torch.matmul(x,", "torch.matmul(x.float(),")  # a dtype fixed inside forward
+    found = precision_of(fixed)
     assert found.worst_ratio is None and found.widened_tolerance() is None and found.refusal() is None
     assert found.note.startswith("not measured: the reference does not run in float64 (Model.forward raised")
     assert "(at line 11 of the spec)" in found.note  # its forward's return

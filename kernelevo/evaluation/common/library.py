@@ -3,7 +3,7 @@
 By default a candidate may leave the ops inductor itself leaves to libraries to torch:
 dense GEMM (``mm``, ``addmm``, ``bmm``, ``baddbmm``, ``linear``, ``matmul``, ``@``),
 convolution (every kind), scaled dot-product attention and recurrent layers (LSTM,
-GRU). Every other op must run in the candidate's own kernels. A spec's ``library``
+GRU, RNN). Every other op must run in the candidate's own kernels. A spec's ``library``
 setting, or a run's option, narrows the families (``[]`` is pure mode).
 
 What a library call may do is bounded by the reference: each call is reduced to the
@@ -51,8 +51,7 @@ _FUNCTIONS: dict[Any, str] = {
     **dict.fromkeys(_GEMM_FUNCTIONS, "gemm"),
     **dict.fromkeys(_CONV_FUNCTIONS, "conv"),
     F.scaled_dot_product_attention: "attention",
-    torch.lstm: "rnn",
-    torch.gru: "rnn",
+    **dict.fromkeys((torch.lstm, torch.gru, torch.rnn_tanh, torch.rnn_relu), "rnn"),
 }
 # aten ops (as a dispatch mode sees them) that are a family's library kernels
 ATEN_OPS: dict[str, str] = {

@@ -33,7 +33,7 @@ def describe_policy(families: Sequence[str]) -> str:
     named = {"gemm": "dense GEMM (torch.mm, addmm, bmm, baddbmm, matmul, F.linear)",
              "conv": "convolution (F.conv1d/2d/3d and their transposes)",
              "attention": "scaled dot-product attention (F.scaled_dot_product_attention)",
-             "rnn": "recurrent layers (LSTM, GRU)"}
+             "rnn": "recurrent layers (nn.LSTM, nn.GRU, nn.RNN)"}
     return ("a candidate may hand " + "; ".join(named[f] for f in families) + " to torch's vendor libraries, for "
             "the same work the reference does; every other op must run in its own kernels")
 

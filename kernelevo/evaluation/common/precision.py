@@ -35,12 +35,13 @@ def tf32_dots(ttir: str | None) -> int | None:
     return None if ttir is None else len(_TF32_DOT.findall(ttir))
 
 
-def tf32_rejection(kernels: Sequence[KernelMetadata], *, spec_tf32: bool, reference_convolves: bool) -> str | None:
+def tf32_rejection(kernels: Sequence[KernelMetadata], *, spec_tf32: bool, reference_in_tf32: bool) -> str | None:
     """Why kernels whose dots round fp32 to TF32 are rejected; None where they may. They may where the spec
-    opts in, or where the reference convolves fp32 through cuDNN in TF32 (torch's default, kept by the judge:
-    its convolutions, and so the reference's output, are already of TF32's precision)."""
+    opts in, or where the reference already computes in TF32: it convolves or runs a recurrent layer in fp32
+    through cuDNN, which does so in TF32 (torch's default, kept by the judge), so the reference's output is
+    already of TF32's precision."""
     rounded = [k for k in kernels if k.tf32_dots]
-    if not rounded or spec_tf32 or reference_convolves:
+    if not rounded or spec_tf32 or reference_in_tf32:
         return None
     named = ", ".join(f"{k.name} ({k.tf32_dots} dot{'s' if k.tf32_dots != 1 else ''})" for k in rounded[:3])
     return (f"{named} round fp32 operands to TF32 (tl.dot's default for fp32) where this spec's reference "

@@ -160,8 +160,9 @@ class Judge:
         settings = self.spec.settings
         if settings.atol is not None or settings.rtol is not None:
             return {}
-        # On a GPU cuDNN may convolve float32 in TF32 (torch's default, which the judge keeps), and a spec's
-        # opt-in lets GEMMs do so too: either way a kernel may, so its error is measured as well.
+        # On a GPU cuDNN may convolve, and run recurrent layers, in TF32 for float32 (torch's default, which the
+        # judge keeps), and a spec's opt-in lets GEMMs do so too: either way a kernel may, so its error is
+        # measured as well.
         tf32 = self.gpu and (bool(torch.backends.cudnn.allow_tf32) or settings.tf32)
         widened: dict[str, Tolerance] = {}
         for variant in self.variants:
@@ -171,10 +172,9 @@ class Judge:
                 raise SpecError(refusal)
             atol = found.widened_tolerance()
             if atol is not None:
-                tf32_worse = (found.tf32_ratio or 0) > (found.worst_ratio or 0)
                 widened[variant] = Tolerance(variant=variant, dtype=found.dtype, atol=atol, rtol=atol,
                                              default=found.atol, reference_error=found.worst() or 0.0,
-                                             why="TF32 convolutions" if tf32_worse else "its own rounding")
+                                             why=found.cause())
         return widened
 
     def tolerance(self, variant: str, dtype: torch.dtype) -> tuple[float, float]:

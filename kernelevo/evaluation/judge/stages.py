@@ -259,9 +259,10 @@ class _Stages:
         self.result.cuda = reply.builds
         self.result.launches = sum(k.launches for k in self.result.kernels)
         self.result.costs.compile_s += time.perf_counter() - start
-        convolves = any(c.family == "conv" for calls in self.judge.reference_library.values() for c in calls)
+        # cuDNN's float32 convolutions and recurrent layers follow cudnn.allow_tf32 (the judge keeps torch's default)
+        in_cudnn = any(c.family in ("conv", "rnn") for calls in self.judge.reference_library.values() for c in calls)
         why = tf32_rejection(self.result.kernels, spec_tf32=self.judge.spec.settings.tf32,
-                             reference_convolves=convolves and torch.backends.cudnn.allow_tf32)
+                             reference_in_tf32=in_cudnn and torch.backends.cudnn.allow_tf32)
         if why is not None:
             raise Rejected(ErrorKind.REDUCED_PRECISION, why)
 

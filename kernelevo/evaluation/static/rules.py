@@ -93,12 +93,12 @@ LIBRARY_NAMES: dict[str, frozenset[str]] = {
     "conv": frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
                        "convolution"}),
     "attention": frozenset({"scaled_dot_product_attention"}),
-    "rnn": frozenset({"lstm", "gru"}),
+    "rnn": frozenset({"lstm", "gru", "rnn_tanh", "rnn_relu"}),
 }
 # nn modules that are one library call: a candidate that builds one in __init__ and calls it in forward
 # hands that family's work to torch, as a call of the function would
 LIBRARY_MODULES: dict[str, str] = {
-    "Linear": "gemm", "Bilinear": "gemm", "LSTM": "rnn", "GRU": "rnn",
+    "Linear": "gemm", "Bilinear": "gemm", "LSTM": "rnn", "GRU": "rnn", "RNN": "rnn",
     **dict.fromkeys(("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"), "conv"),
 }
 TORCH_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.special", "torch.linalg", "torch.fft",

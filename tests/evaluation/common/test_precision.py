@@ -31,11 +31,11 @@ def test_only_fp32_dots_in_tf32_count() -> None:
 
 def test_tf32_dots_are_rejected_unless_the_spec_or_its_convolutions_allow_them() -> None:
     kernels = [KernelMetadata(name="gemm", tf32_dots=2), KernelMetadata(name="epilogue", tf32_dots=0)]
-    why = tf32_rejection(kernels, spec_tf32=False, reference_convolves=False)
+    why = tf32_rejection(kernels, spec_tf32=False, reference_in_tf32=False)
     assert why is not None and "gemm (2 dots)" in why and "epilogue" not in why and "tf32: True" in why
-    assert tf32_rejection(kernels, spec_tf32=True, reference_convolves=False) is None
-    assert tf32_rejection(kernels, spec_tf32=False, reference_convolves=True) is None
-    assert tf32_rejection([KernelMetadata(name="gemm")], spec_tf32=False, reference_convolves=False) is None
+    assert tf32_rejection(kernels, spec_tf32=True, reference_in_tf32=False) is None
+    assert tf32_rejection(kernels, spec_tf32=False, reference_in_tf32=True) is None
+    assert tf32_rejection([KernelMetadata(name="gemm")], spec_tf32=False, reference_in_tf32=False) is None
 
 
 def test_a_changed_setting_is_named_with_both_values() -> None:

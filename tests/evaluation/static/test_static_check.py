@@ -122,7 +122,8 @@ def test_other_languages_are_not_supported() -> None:
 
 @pytest.mark.parametrize("body", ["return x @ x", "return torch.mm(x, x)", "return F.linear(x, x)",
                                   "return x.matmul(x)", "return torch.nn.functional.conv2d(x, x)",
-                                  "return F.scaled_dot_product_attention(x, x, x)", "return torch.lstm(x)"])
+                                  "return F.scaled_dot_product_attention(x, x, x)", "return torch.lstm(x)",
+                                  "return torch.rnn_tanh(x)"])
 def test_library_calls_pass_under_the_default_policy_and_are_named_in_pure_mode(body: str) -> None:
     source = candidate(body)
     assert check_source(source) == []
