@@ -26,7 +26,7 @@ from kernelevo.variation.seeding.families import FAMILIES, family_seeds, matchin
 from kernelevo.variation.seeding.families.norm import NormFamily
 from kernelevo.variation.seeding.families.tracer import trace
 from kernelevo.variation.seeding.inductor_capture import Capture
-from kernelevo.variation.seeding.op_graph import OpGraph, trace_graph
+from kernelevo.variation.seeding.op_graph import MAX_TRACED_OPS, GraphError, OpGraph, trace_graph
 
 HERE = Path(__file__).parent
 SPECS = HERE / "family_specs"
@@ -211,6 +211,42 @@ def test_the_graph_travels_in_the_capture_and_names_what_follows_get_init_inputs
 
 def test_the_sandboxed_tracer_traces_what_the_child_runs() -> None:
     assert trace(read_spec(str(SPECS / "groupnorm.py"))) == _graph(SPECS / "groupnorm.py")
+
+
+LOOP_OVER_STEPS = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, size):
+        super().__init__()
+        self.cell = nn.Linear(2 * size, size)
+
+    def forward(self, x):
+        h = torch.zeros_like(x[0])
+        for t in range(x.shape[0]):
+            h = torch.tanh(self.cell(torch.cat([x[t], h], dim=1)))
+        return h
+
+
+def get_inputs():
+    return [torch.randn(1024, 8, 64)]
+
+
+def get_init_inputs():
+    return [64]
+'''
+
+
+def test_a_graph_no_family_could_match_is_not_traced_to_its_end() -> None:
+    """A recurrent layer traces to ops for each time step (the suite's LSTM to 10,000 in 17 s, a KernelBench
+    LSTM's past the tracer's 120 s): refused at once; a loop over time steps written out, at the op budget."""
+    with pytest.raises(GraphError, match=r"recurrent layer \(nn\.LSTM"):
+        _graph(SUITE / "lstm.py")
+    with pytest.raises(GraphError, match="more than 2,000 aten ops"):
+        trace_graph(LoadedSpec(read_spec(LOOP_OVER_STEPS)))
+    assert len(_graph(SUITE / "transformer_block.py").nodes) < MAX_TRACED_OPS  # whole blocks stay within it
 
 
 def test_a_family_that_fails_is_skipped_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:

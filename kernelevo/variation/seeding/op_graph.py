@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from kernelevo.spec.loaded import LoadedSpec
 
 
+# The most aten ops a traced reference may have. A kernel family matches a graph of a few dozen (the suite's
+# largest traced graph, Mamba2's, has 123); a loop over time steps traces to ops for each step (an LSTM of 2
+# layers over 256 steps, 10,000, 17 s of make_fx on the meta device), which no family matches: stopped early.
+MAX_TRACED_OPS = 2_000
+
+
 class GraphError(Exception):
     """Why a reference has no graph to match (one line)."""
 
@@ -160,12 +166,34 @@ def _trace_variant(problem: LoadedSpec, variant: str) -> list[OpNode]:
     inputs = problem.inputs(variant, 0, meta)
     state = dict((*model.named_parameters(), *model.named_buffers()))
 
+    if any(isinstance(m, torch.nn.RNNBase) for m in model.modules()):
+        raise GraphError("the reference runs a recurrent layer (nn.LSTM, nn.GRU or nn.RNN), which traces to ops "
+                         "for each time step: no kernel family matches one")
+
     def reference(state: dict[str, Any], *args: Any) -> Any:
-        return torch.func.functional_call(model, state, args)
+        with _op_budget(MAX_TRACED_OPS):
+            return torch.func.functional_call(model, state, args)
 
     with torch.no_grad():
         gm = make_fx(reference)(state, *inputs)
     return _summary(gm, list(state))
+
+
+def _op_budget(limit: int) -> Any:
+    """A dispatch mode that counts the aten ops traced under it and raises a GraphError past ``limit``."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class OpBudget(TorchDispatchMode):
+        seen = 0
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            self.seen += 1
+            if self.seen > limit:
+                raise GraphError(f"the reference traces to more than {limit:,} aten ops (a loop over time steps "
+                                 "unrolls), far more than any kernel family matches")
+            return func(*args, **(kwargs or {}))
+
+    return OpBudget()
 
 
 def _constants(nodes: list[OpNode]) -> dict[str, Any]:

@@ -316,4 +316,4 @@ def test_an_exact_lstm_is_judged_correct_against_cudnns_tf32_one() -> None:
     assert result.ok, result.message
     (widened,) = result.tolerances
     assert widened.why == "TF32 recurrent layers" and widened.reference_error > 0.5 and widened.atol <= 1e-2
-    assert result.library is not None and result.library.calls == []  # its own kernels only
+    assert result.library is None or result.library.calls == []  # its own kernels only
