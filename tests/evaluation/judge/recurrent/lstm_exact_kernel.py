@@ -13,34 +13,32 @@ def _gate(acc, w_ptr, v, rows, cols, K, mask):
 
 
 @triton.jit
+def _four_gates(acc_i, acc_f, acc_g, acc_o, w_ptr, v_ptr, j, jm, K, H, BLOCK_K: tl.constexpr):
+    # the four gates' rows of W (K columns) times the vector v, added to their accumulators
+    for k0 in range(0, K, BLOCK_K):
+        k = k0 + tl.arange(0, BLOCK_K)
+        km = k < K
+        v = tl.load(v_ptr + k, mask=km, other=0.0)
+        m = jm[:, None] & km[None, :]
+        acc_i = _gate(acc_i, w_ptr, v, j, k, K, m)
+        acc_f = _gate(acc_f, w_ptr, v, j + H, k, K, m)
+        acc_g = _gate(acc_g, w_ptr, v, j + 2 * H, k, K, m)
+        acc_o = _gate(acc_o, w_ptr, v, j + 3 * H, k, K, m)
+    return acc_i, acc_f, acc_g, acc_o
+
+
+@triton.jit
 def lstm_step(x_ptr, x_row, h_ptr, h_row, c_ptr, wih_ptr, whh_ptr, bih_ptr, bhh_ptr, out_ptr, out_row,
               IN, H, BLOCK_H: tl.constexpr, BLOCK_K: tl.constexpr):
     # one batch row and BLOCK_H hidden units: the four gates as exact fp32 dot products, then the cell
     b = tl.program_id(0)
     j = tl.program_id(1) * BLOCK_H + tl.arange(0, BLOCK_H)
     jm = j < H
-    acc_i = tl.zeros([BLOCK_H], tl.float32)
-    acc_f = tl.zeros([BLOCK_H], tl.float32)
-    acc_g = tl.zeros([BLOCK_H], tl.float32)
-    acc_o = tl.zeros([BLOCK_H], tl.float32)
-    for k0 in range(0, IN, BLOCK_K):
-        k = k0 + tl.arange(0, BLOCK_K)
-        km = k < IN
-        v = tl.load(x_ptr + b * x_row + k, mask=km, other=0.0)
-        m = jm[:, None] & km[None, :]
-        acc_i = _gate(acc_i, wih_ptr, v, j, k, IN, m)
-        acc_f = _gate(acc_f, wih_ptr, v, j + H, k, IN, m)
-        acc_g = _gate(acc_g, wih_ptr, v, j + 2 * H, k, IN, m)
-        acc_o = _gate(acc_o, wih_ptr, v, j + 3 * H, k, IN, m)
-    for k0 in range(0, H, BLOCK_K):
-        k = k0 + tl.arange(0, BLOCK_K)
-        km = k < H
-        v = tl.load(h_ptr + b * h_row + k, mask=km, other=0.0)
-        m = jm[:, None] & km[None, :]
-        acc_i = _gate(acc_i, whh_ptr, v, j, k, H, m)
-        acc_f = _gate(acc_f, whh_ptr, v, j + H, k, H, m)
-        acc_g = _gate(acc_g, whh_ptr, v, j + 2 * H, k, H, m)
-        acc_o = _gate(acc_o, whh_ptr, v, j + 3 * H, k, H, m)
+    zero = tl.zeros([BLOCK_H], tl.float32)
+    acc_i, acc_f, acc_g, acc_o = _four_gates(zero, zero, zero, zero, wih_ptr, x_ptr + b * x_row, j, jm, IN, H,
+                                             BLOCK_K)
+    acc_i, acc_f, acc_g, acc_o = _four_gates(acc_i, acc_f, acc_g, acc_o, whh_ptr, h_ptr + b * h_row, j, jm, H, H,
+                                             BLOCK_K)
     acc_i += tl.load(bih_ptr + j, mask=jm, other=0.0) + tl.load(bhh_ptr + j, mask=jm, other=0.0)
     acc_f += tl.load(bih_ptr + H + j, mask=jm, other=0.0) + tl.load(bhh_ptr + H + j, mask=jm, other=0.0)
     acc_g += tl.load(bih_ptr + 2 * H + j, mask=jm, other=0.0) + tl.load(bhh_ptr + 2 * H + j, mask=jm, other=0.0)
