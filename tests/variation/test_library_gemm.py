@@ -7,6 +7,10 @@ and on small hand-written candidates judged by the real evaluator in Triton's in
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,9 @@ from kernelevo.evaluation import EvalOptions, Evaluator
 from kernelevo.evaluation.static.check import check_source
 from kernelevo.spec import read_spec
 from kernelevo.variation.moves.fuse_epilogue import fusions
-from kernelevo.variation.moves.library_gemm import SPLIT, gemm_swaps
+from kernelevo.variation.moves.library_gemm import SPLIT, bf16x6_swaps, gemm_swaps
+from kernelevo.variation.moves.restructure import moves
+from kernelevo.variation.seeding.compile_seeds import bf16x6_seeds
 from kernelevo.variation.seeding.inductor_capture import Capture
 from kernelevo.variation.seeding.inductor_seed import to_candidate
 from kernelevo.variation.source.source_text import SourceText
@@ -164,3 +170,124 @@ def test_on_a_gpu_a_split_k_gemm_is_correct_at_the_specs_sizes(spec: str, source
         results = [evaluator.evaluate(s) for s in (split, *fused)]
     assert all(r.correct and r.kernel and not r.kernel.interpreted for r in results), \
         [(r.error, r.message) for r in results]
+
+
+def x6_moves(source: str) -> dict[str, str]:
+    return {m.label: m.apply() for m in bf16x6_swaps(source, ast.parse(source), SourceText(source))}
+
+
+def run_split_helper(source: str, tmp_path: Path, shapes: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> list[dict]:
+    """The move's helper ``_kev_bf16x6`` from the candidate's own text, run in Triton's interpreter in a child (its
+    bf16 products are wrong there, so the products are taken here, in float64)."""
+    (tmp_path / "candidate.py").write_text(source)
+    script = f'''
+import json, sys, torch
+sys.path.insert(0, {str(tmp_path)!r})
+import candidate
+torch.manual_seed(0)
+rows = []
+for sa, sb in {shapes!r}:
+    a, b = torch.randn(sa), torch.randn(sb)
+    a2, b2, dtype = candidate._kev_bf16x6(a.t().contiguous().t() if a.dim() == 2 else a, b)
+    mm = torch.bmm if a.dim() == 3 else torch.mm
+    exact = mm(a.double(), b.double())
+    rows.append({{"a": list(a2.shape), "b": list(b2.shape), "parts": str(a2.dtype), "dtype": str(dtype),
+                  "error": (mm(a2.double(), b2.double()) - exact).abs().max().item(),
+                  "fp32_error": (mm(a, b).double() - exact).abs().max().item()}})
+print(json.dumps(rows))
+'''
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "TRITON_INTERPRET": "1"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(tmp_path: Path) -> None:
+    """The move's candidate passes the static checks, its epilogue can still fuse into the GEMM's store, it never
+    goes back to a library call of bf16 parts, and its split carries every bit of fp32's operands: the six
+    products, taken in float64, are as near the exact product as fp32's own GEMM (a transposed operand's strides,
+    and batched); a K past the limit stays fp32. Not offered where kernels are interpreted."""
+    x6 = x6_moves(LARGE_K)["torch.mm -> a Triton GEMM of its own (_kev_gemm_0, fp32 as bf16x6 on the tensor cores)"]
+    assert check_source(x6) == [] and "torch.mm(" not in x6 and "BLOCK_N=256, BLOCK_K=64" in x6
+    assert swaps(x6) == {}  # no library call left, and the launch on bf16 parts never goes back as one
+    assert any("bf16x6" in m.label for m in moves(CANDIDATE))
+    assert not any("bf16x6" in m.label for m in moves(CANDIDATE, interpreted=True))
+    seed = library_seed()
+    (seed_x6,) = x6_moves(seed).values()
+    assert check_source(seed_x6) == [] and "_kev_bf16x6(arg2_1" in seed_x6
+    assert [m for m in fusions(seed_x6, ast.parse(seed_x6)) if "_kev_gemm_0's store" in m.label]
+    rows = run_split_helper(x6, tmp_path, [((33, 70), (70, 45)), ((3, 15, 21), (3, 21, 33)), ((4, 5000), (5000, 3))])
+    small, batched, long_k = rows
+    assert small["a"] == [33, 420] and small["b"] == [420, 45] and small["parts"] == "torch.bfloat16"
+    assert batched["a"] == [3, 15, 126] and batched["b"] == [3, 126, 33]
+    for row in (small, batched):
+        assert row["dtype"] == "torch.float32" and row["error"] <= 2 * row["fp32_error"] + 1e-6, row
+    assert long_k["a"] == [4, 5000] and long_k["parts"] == "torch.float32"  # past _KEV_X6_MAX_K: exact fp32
+
+
+TWO_GEMMS = '''
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.maximum(tl.load(x_ptr + offs, mask=offs < n), 0.0), mask=offs < n)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.first = nn.Linear(n, n)
+        self.second = nn.Linear(n, n)
+
+    def forward(self, x):
+        h = torch.empty(x.shape[0], self.first.weight.shape[0], dtype=x.dtype, device=x.device)
+        torch.addmm(self.first.bias, x, self.first.weight.t(), out=h)
+        relu_kernel[(triton.cdiv(h.numel(), 1024),)](h, h.numel(), BLOCK=1024)
+        y = torch.mm(h, self.second.weight.t())
+        return y
+'''
+
+
+def test_a_networks_library_gemms_become_bf16x6_in_one_move() -> None:
+    """Two GEMMs (one with a bias, inductor's out= form; one assigned): one move takes both, each its own kernel,
+    the helpers written once, the assigned output allocated in the dtype the helper gives."""
+    (label, both), = x6_moves(TWO_GEMMS).items()
+    assert label == "2 library GEMMs -> Triton GEMMs of their own, fp32 as bf16x6 on the tensor cores"
+    assert check_source(both) == [] and "torch.addmm(" not in both and "torch.mm(" not in both
+    assert both.count("def _kev_bf16x6(") == 1 and both.count("_kev_bf16x6(") == 3
+    assert "def _kev_gemm_0(" in both and "def _kev_gemm_1(" in both
+    assert "y = torch.empty(" in both and "dtype=_kev_gemm_1_dtype" in both
+
+
+def test_an_fp32_specs_library_seed_gets_a_bf16x6_twin_and_its_fused_epilogue() -> None:
+    """Seeding adds the bf16x6 form of the default seed, and its GELU fused into the GEMM's store, for an fp32 spec;
+    nothing for an fp16 one (whose GEMM is on the tensor cores already)."""
+    seed = library_seed()
+    fp32 = read_spec(str(ROOT / "benchmarks/suite/gemm_batchnorm_gelu_relu.py"))
+    fp16 = read_spec(str(ROOT / "benchmarks/suite/gemm_bias_gelu.py"))
+    assert fp32.settings.dtype == "float32" and fp16.settings.dtype == "float16"
+    twins = bf16x6_seeds(fp32, [("s", seed)])
+    assert [name for name, _ in twins] == ["s-bf16x6", "s-bf16x6-fused-epilogue"]
+    assert all(check_source(source) == [] and "_kev_bf16x6(" in source for _, source in twins)
+    assert bf16x6_seeds(fp16, [("s", seed)]) == []
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("spec", "source"), [("benchmarks/suite/matmul_batched.py", BATCHED),
+                                              ("benchmarks/suite/matmul_square.py", LARGE_K),
+                                              ("examples/matmul_epilogue/spec.py", CANDIDATE)],
+                         ids=["batched_fp32", "square_fp32", "fp16_left_as_it_is"])
+def test_on_a_gpu_a_bf16x6_gemm_is_correct_on_every_variant(spec: str, source: str) -> None:
+    """Compiled for the GPU, where bf16 products are right: fp32 batched and square GEMMs as six bf16 products are
+    judged correct at the spec's tolerance on every variant (odd sizes and a small K included), no library call
+    left; an fp16 spec's operands are not split, and its GEMM is still right."""
+    (x6,) = x6_moves(source).values()
+    with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"])) as evaluator:
+        result = evaluator.evaluate(x6)
+    assert result.correct and result.kernel and not result.kernel.interpreted, (result.error, result.message)
+    assert result.library is None

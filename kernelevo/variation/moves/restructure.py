@@ -42,8 +42,9 @@ kernel computes:
 - **autotuning**: a kernel launched with one literal configuration is autotuned over its warps and
   stages around it (parallelism level 3; :mod:`kernelevo.variation.moves.autotune_launch`);
 - **library GEMM and Triton GEMM**: a GEMM handed to the library through torch becomes a Triton GEMM of
-  the project's own, which epilogue fusion can then extend, and back
-  (:mod:`kernelevo.variation.moves.library_gemm`);
+  the project's own, which epilogue fusion can then extend, and back; or that Triton GEMM on its fp32
+  operands' bf16 parts, six bf16 products a term on the tensor cores (bf16x6, about fp32's accuracy; not on
+  the CPU interpreter, whose bf16 products are wrong) (:mod:`kernelevo.variation.moves.library_gemm`);
 - **row epilogue**: a persistent row reduction (softmax, a norm, logsumexp) launched after such a Triton GEMM
   runs on the GEMM's tile in registers where a row fits one tile, one launch and a round trip of the GEMM's
   output fewer (:mod:`kernelevo.variation.moves.row_epilogue`, which says when it applies).
@@ -64,7 +65,7 @@ from kernelevo.utils.pyast import decorator_names, dotted_name, is_constexpr, la
 from kernelevo.variation.moves.autotune_launch import autotunings
 from kernelevo.variation.moves.fast_math import fast_exp, fast_log, fast_tanh
 from kernelevo.variation.moves.fuse_epilogue import fusions
-from kernelevo.variation.moves.library_gemm import gemm_swaps
+from kernelevo.variation.moves.library_gemm import bf16x6_swaps, gemm_swaps
 from kernelevo.variation.moves.reduction_forms import form_moves
 from kernelevo.variation.moves.row_epilogue import row_epilogues
 from kernelevo.variation.source.source_text import Move, SourceText
@@ -271,7 +272,7 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
 
 def moves(source: str, interpreted: bool = False) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse. Where kernels
-    run on the CPU interpreter (``interpreted``), none that writes inline PTX."""
+    run on the CPU interpreter (``interpreted``), none that writes inline PTX or multiplies bf16 tiles."""
     return [move for kind in _kinds(interpreted) for move in _kind_moves(source, kind)]
 
 
@@ -286,7 +287,7 @@ class _Parsed:
         return [m for kernel in self.kernels for m in kind(self.text, kernel)]
 
 
-# Each kind of move, in the order :func:`moves` lists them; those that write inline PTX last (``_kinds``).
+# Each kind of move, in the order :func:`moves` lists them; those the CPU interpreter cannot run last (``_kinds``).
 _KINDS: tuple[Callable[[_Parsed], list[Move]], ...] = (
     lambda p: p.each_kernel(_pipelining),
     lambda p: p.each_kernel(_eviction),
@@ -298,13 +299,14 @@ _KINDS: tuple[Callable[[_Parsed], list[Move]], ...] = (
     lambda p: gemm_swaps(p.source, p.tree, p.text),
     lambda p: row_epilogues(p.source, p.tree, p.text),
     lambda p: form_moves(p.source, p.tree, p.text),
+    lambda p: bf16x6_swaps(p.source, p.tree, p.text),  # bf16 tl.dot: wrong on Triton 3.9's interpreter
     lambda p: p.each_kernel(fast_log),  # inline PTX: not on the interpreter
 )
-_PTX_KINDS = 1
+_GPU_ONLY_KINDS = 2
 
 
 def _kinds(interpreted: bool) -> range:
-    return range(len(_KINDS) - (_PTX_KINDS if interpreted else 0))
+    return range(len(_KINDS) - (_GPU_ONLY_KINDS if interpreted else 0))
 
 
 @functools.lru_cache(maxsize=128)  # a tree is about 200 KiB: 128 parents hold about 25 MB
@@ -324,7 +326,7 @@ def _parsed(source: str) -> _Parsed | None:
 def _kind_moves(source: str, kind: int) -> tuple[Move, ...]:
     """The moves of the kind at ``kind`` in :data:`_KINDS` (pipelining, eviction hints, grid-stride loops, tanh
     and exp through exp2, epilogue fusion, autotuning, library and Triton GEMMs, row epilogues, reduction
-    forms, log through lg2), over every kernel not kept."""
+    forms, bf16x6 GEMMs, log through lg2), over every kernel not kept."""
     parsed = _parsed(source)
     return tuple(_KINDS[kind](parsed)) if parsed is not None else ()
 

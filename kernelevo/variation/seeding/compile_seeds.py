@@ -6,8 +6,9 @@ structural options.
 candidate (:mod:`kernelevo.variation.seeding.inductor_seed`): torch.compile's default module (library calls
 included) at every variant's sizes, its generic kernels, GEMMs as Triton templates, then one seed
 per structure of :data:`STRUCTURES` that changes inductor's kernels at the timed sizes.
-:func:`seeds_from_compile` adds each one's epilogue fusions (:func:`fused_seeds`) and the project's
-Triton attention (:mod:`kernelevo.variation.seeding.attention_seed`), and falls back on the reference itself
+:func:`seeds_from_compile` adds each one's epilogue fusions (:func:`fused_seeds`), the project's
+Triton attention (:mod:`kernelevo.variation.seeding.attention_seed`) and, for fp32, the default module's library
+GEMMs as Triton GEMMs on bf16 parts (:func:`bf16x6_seeds`), and falls back on the reference itself
 where nothing can be captured (:mod:`kernelevo.variation.seeding.reference_seed`). Beside them go the seeds of the
 project's kernel families whose structure the reference's traced graph matches
 (:mod:`kernelevo.variation.seeding.families`), named ``<spec>-family-<family>-<variant>``.
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from kernelevo.records.result import LIBRARY_FAMILIES
 from kernelevo.variation.moves.fuse_epilogue import fusions
+from kernelevo.variation.moves.library_gemm import bf16x6_swaps
 from kernelevo.variation.seeding.attention_seed import attention_seeds
 from kernelevo.variation.seeding.capturer import Capturer
 from kernelevo.variation.seeding.families import family_seeds
@@ -38,6 +40,7 @@ from kernelevo.variation.seeding.inductor_capture import Capture, CaptureError
 from kernelevo.variation.seeding.inductor_seed import ConversionError, to_candidate
 from kernelevo.variation.seeding.op_graph import GraphError, OpGraph
 from kernelevo.variation.seeding.reference_seed import ReferenceSeedError, reference_seed
+from kernelevo.variation.source.source_text import SourceText
 
 if TYPE_CHECKING:
     from kernelevo.spec.spec import Spec
@@ -262,6 +265,22 @@ def fused_seeds(seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return found
 
 
+def bf16x6_seeds(spec: Spec, seeds: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """For an fp32 spec, each seed whose GEMMs are library calls with all of them as the project's Triton GEMM on
+    bf16 parts (:func:`kernelevo.variation.moves.library_gemm.bf16x6_swaps`: about fp32's accuracy on the tensor
+    cores), and that seed with its epilogues fused. An fp32 GEMM through cuBLAS runs on the CUDA cores: on an
+    H200 this form took matmul_square from 2.68 to 1.39 ms (benchmarks/results/fp32_bf16x6-judged-h200.json).
+    As a move alone, a search of a network with many kernels draws it seldom; as a seed it is judged in every
+    run. Seeds come from captures on a GPU, where bf16 products are right (the interpreter's are not)."""
+    if spec.settings.dtype not in (None, "float32"):
+        return []
+    found = []
+    for name, source in seeds:
+        for move in bf16x6_swaps(source, ast.parse(source), SourceText(source)):
+            found.append((f"{name}-bf16x6", move.apply()))
+    return found + fused_seeds(found)
+
+
 def seeds_from_compile(spec: Spec, device: str = "auto", *, library: Sequence[str] = LIBRARY_FAMILIES
                        ) -> list[tuple[str, str]]:
     """(name, source) of every candidate :func:`inductor_seeds` makes, of their :func:`fused_seeds`, of their
@@ -290,6 +309,7 @@ def seeds_from_compile(spec: Spec, device: str = "auto", *, library: Sequence[st
              ", ".join(f"{name} {s:.1f} s" for name, s in found.seconds.items()))
     graph = found.default[0].graph if found.default else None
     return (found.seeds + fused_seeds(found.seeds) + attention_seeds(found.seeds[:1])
+            + bf16x6_seeds(spec, found.seeds[:1])
             + _family_seeds(spec, graph, found.default[0].graph_error if found.default else ""))
 
 
