@@ -159,6 +159,48 @@ def steady_from_database(path: str) -> list[dict]:
             for run in runs]
 
 
+def rows_from_database(path: str) -> list[dict]:
+    """A report's rows rebuilt from a search's SQLite database (a report the device tool did not bring back): what
+    the suite table reads (evaluations, the best correct kernel and its baselines, the cells, the seeds' verdicts,
+    the seeding time from the last progress snapshot), marked ``rebuilt_from``."""
+    from sqlalchemy import select
+
+    from kernelevo.storage.recorder import load_run
+    from kernelevo.storage.tables import EliteRow, EventRow, RunRow, SpecRow
+
+    db = open_database(f"sqlite:///{path}")
+    rows = []
+    with db.session() as session:
+        runs = [(run, spec) for run, spec in session.execute(select(RunRow, SpecRow).join(SpecRow))]
+        for run, spec in runs:
+            stored = load_run(db, run.id)
+            results = [e.result for e, _ in stored.evaluations]
+            correct = [r for r in results if r.ok and r.kernel]
+            progress = session.scalars(select(EventRow.data).where(EventRow.run_id == run.id,
+                                                                       EventRow.kind == "progress")
+                                       .order_by(EventRow.id.desc()).limit(1)).first() or {}
+            cells = len(session.scalars(select(EliteRow.cell).where(EliteRow.run_id == run.id)).all())
+            seeds = {c.id: c.note.removeprefix("seed ") for c in stored.candidates if c.operator == "seed"}
+            row: dict = {"example": spec.name, "rebuilt_from": Path(path).name, "stopped": run.stop_reason,
+                         "hardware": run.hardware, "evaluations": len(results), "correct": len(correct),
+                         "seeding_s": progress.get("seeding_s"), "search_s": progress.get("elapsed_s"),
+                         "cells_filled": cells, "rejected": dict(collections.Counter(
+                             r.error.value for r in results if not r.ok and r.error).most_common()),
+                         "seeds": {seeds[e.candidate_id]: _verdict(e.result) for e, _ in stored.evaluations
+                                   if e.candidate_id in seeds}}
+            row.update(steady_state([e for e, _ in stored.evaluations]))
+            if correct:
+                best = min(correct, key=lambda r: r.kernel.median_ms)
+                row.update({"best_ms": best.kernel.median_ms, "best_iqr_ms": best.kernel.iqr_ms,
+                            "eager_ms": best.eager.median_ms if best.eager else None,
+                            "compile_ms": best.compiled.median_ms if best.compiled else None,
+                            "speedup_eager": best.speedup_eager, "speedup_compile": best.speedup_compile,
+                            "roofline_fraction": best.roofline.fraction if best.roofline else None,
+                            "library": best.library.summary() if best.library else None})
+            rows.append(row)
+    return rows
+
+
 def slowest(state: SearchState, n: int) -> list[dict]:
     """The ``n`` evaluations that took longest from hand-over to result, with where their time went."""
     told = sorted((e for v in state.evaluations.values() for e in v), key=lambda e: e.result.costs.total_s)[-n:]
@@ -219,6 +261,9 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     parser.add_argument("--steady-from", nargs="+", metavar="DB",
                         help="only print the steady state of the runs in these databases (--runs of an earlier run)")
+    parser.add_argument("--report-from", nargs="+", metavar="DB",
+                        help="rebuild a report (--out) from the databases of searches whose report was lost")
+    parser.add_argument("--date", help="with --report-from: the searches' date, as the lost report had it")
     parser.add_argument("--table-from", metavar="REPORT",
                         help="only print the table of an earlier --out report (a run cut short prints none)")
     args = parser.parse_args()
@@ -227,6 +272,16 @@ def main() -> None:
         print(json.dumps(report, indent=2))
         if args.out:
             Path(args.out).write_text(json.dumps(report, indent=2))
+        return
+    if args.report_from:
+        rows = [row for path in args.report_from for row in rows_from_database(path)]
+        speedups = [r["speedup_compile"] for r in rows if r.get("speedup_compile")]
+        report = {"date": args.date, "minutes_per_example": args.minutes, "seed_from": args.seed_from,
+                  "geomean_speedup_compile": math.prod(speedups) ** (1 / len(speedups)) if speedups else None,
+                  "examples": rows}
+        if args.out:
+            Path(args.out).write_text(json.dumps(report, indent=2))
+        print_table(rows, args.minutes)
         return
     if args.table_from:
         report = json.loads(Path(args.table_from).read_text())
