@@ -103,6 +103,7 @@ class Producer:
             spec_source=self.spec.source, parents=parents, hardware=HardwareFacts.from_result(parents[0].result),
             rng=self.rng, inspirations=inspirations, failures=self.emitter.failures_from(first.id), meta=meta,
             library=effective_policy(self.config.evaluation.library, self.spec.settings.library),
+            bf16x6=self.spec.settings.bf16x6,
         )
         try:
             proposal = await operator.propose(request)

@@ -17,6 +17,7 @@ settings never executes its code::
         "library": ["gemm", "conv"],        # library families a kernel may hand to torch (default: all of
                                             # gemm, conv, attention, rnn; [] is pure mode)
         "tf32": False,                      # fp32 GEMMs and convolutions may round through TF32 (opt-in)
+        "bf16x6": True,                     # kernelevo may propose fp32 GEMMs as six bf16 products (opt-out)
     }
 
 The module as written is the variant ``default``: it is timed on a GPU. On a CPU, where
@@ -59,6 +60,10 @@ class SpecSettings(BaseModel):
     # fp32 matrix products may round their inputs to TF32 (tensor cores): a candidate's library GEMMs and
     # convolutions run with TF32 allowed (its own kernels may use tl.dot's "tf32"); the tolerance still decides
     tf32: bool = False
+    # kernelevo's own seeds and moves may run fp32 GEMMs as six bf16 products on the tensor cores, about fp32's
+    # accuracy (kernelevo.variation.moves.library_gemm); False keeps them to exact fp32 GEMMs. The tolerance
+    # decides either way: the judge does not look for such GEMMs in a kernel an LLM writes.
+    bf16x6: bool = True
 
     @field_validator("library")
     @classmethod

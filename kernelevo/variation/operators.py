@@ -8,6 +8,7 @@ raise into the search loop.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ class VariationRequest:
     failures: list[str] = field(default_factory=list)  # evaluator output of earlier failed children
     meta: MetaPrompt | None = None
     library: tuple[str, ...] = LIBRARY_FAMILIES  # the run's library policy, stated in the LLM's rules
+    bf16x6: bool = True  # the spec lets the moves run fp32 GEMMs as six bf16 products (SpecSettings.bf16x6)
 
 
 @dataclass
@@ -89,9 +91,10 @@ class TemplateOperator(Operator):
                 crossed = template.crossover(parent, donor, request.rng)
                 if crossed is not None:
                     return Proposal(crossed[0], crossed[1])
-        interpreted = request.hardware.interpreted
-        moved = restructure(parent, request.rng, interpreted) if request.rng.random() < self.restructure_rate else None
-        mutated = moved or template.mutate(parent, request.rng) or restructure(parent, request.rng, interpreted)
+        restructured = functools.partial(restructure, parent, request.rng, request.hardware.interpreted,
+                                         bf16x6=request.bf16x6)
+        moved = restructured() if request.rng.random() < self.restructure_rate else None
+        mutated = moved or template.mutate(parent, request.rng) or restructured()
         if mutated is None:
             return Proposal.failed("no_change", "the kernel exposes no tunable literal (block sizes, warps, stages)")
         return Proposal(mutated[0], mutated[1])

@@ -7,6 +7,7 @@ and on small hand-written candidates judged by the real evaluator in Triton's in
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import os
 import subprocess
@@ -212,6 +213,8 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     assert swaps(x6) == {}  # no library call left, and the launch on bf16 parts never goes back as one
     assert any("bf16x6" in m.label for m in moves(CANDIDATE))
     assert not any("bf16x6" in m.label for m in moves(CANDIDATE, interpreted=True))
+    assert not any("bf16x6" in m.label for m in moves(CANDIDATE, bf16x6=False))  # the spec keeps GEMMs exact
+    assert any("K split" in m.label for m in moves(CANDIDATE, bf16x6=False))  # and only that kind goes
     seed = library_seed()
     (seed_x6,) = x6_moves(seed).values()
     assert check_source(seed_x6) == [] and "_kev_bf16x6(arg2_1" in seed_x6
@@ -266,7 +269,7 @@ def test_a_networks_library_gemms_become_bf16x6_in_one_move() -> None:
 
 def test_an_fp32_specs_library_seed_gets_a_bf16x6_twin_and_its_fused_epilogue() -> None:
     """Seeding adds the bf16x6 form of the default seed, and its GELU fused into the GEMM's store, for an fp32 spec;
-    nothing for an fp16 one (whose GEMM is on the tensor cores already)."""
+    nothing for an fp16 one (whose GEMM is on the tensor cores already), nor for one that keeps its GEMMs exact."""
     seed = library_seed()
     fp32 = read_spec(str(ROOT / "benchmarks/suite/gemm_batchnorm_gelu_relu.py"))
     fp16 = read_spec(str(ROOT / "benchmarks/suite/gemm_bias_gelu.py"))
@@ -275,6 +278,8 @@ def test_an_fp32_specs_library_seed_gets_a_bf16x6_twin_and_its_fused_epilogue() 
     assert [name for name, _ in twins] == ["s-bf16x6", "s-bf16x6-fused-epilogue"]
     assert all(check_source(source) == [] and "_kev_bf16x6(" in source for _, source in twins)
     assert bf16x6_seeds(fp16, [("s", seed)]) == []
+    exact = dataclasses.replace(fp32, settings=fp32.settings.model_copy(update={"bf16x6": False}))
+    assert bf16x6_seeds(exact, [("s", seed)]) == []
 
 
 @pytest.mark.gpu

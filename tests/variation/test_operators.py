@@ -126,3 +126,22 @@ def test_repair_fixes_a_kernel_the_evaluator_rejected(spec, seed, client, llm_se
         assert proposal.source == seed
         assert "output_ptr" in user_text(llm_server) and str(rejected.error) in user_text(llm_server)
         assert evaluator.evaluate(proposal.source).ok
+
+
+def test_the_template_operator_proposes_bf16x6_gemms_only_where_the_spec_allows(spec) -> None:
+    """A library GEMM's parent, its structure moved every time (parent judged on a GPU): the bf16x6 move is among
+    the kinds drawn, and never where the spec keeps its fp32 GEMMs exact (``"bf16x6": False``)."""
+    from test_library_gemm import CANDIDATE
+
+    operator = TemplateOperator(crossover_rate=0.0, restructure_rate=1.0)
+
+    def notes(allowed: bool) -> list[str]:
+        made = []
+        for seed in range(40):
+            ask = request(spec, CANDIDATE)
+            ask.rng, ask.bf16x6 = random.Random(seed), allowed
+            made.append(asyncio.run(operator.propose(ask)).note)
+        return made
+
+    assert any("bf16x6" in note for note in notes(True))
+    assert not any("bf16x6" in note for note in notes(False))

@@ -270,10 +270,11 @@ def _grid_stride(text: SourceText, tree: ast.Module, kernel: ast.FunctionDef) ->
     return found
 
 
-def moves(source: str, interpreted: bool = False) -> list[Move]:
+def moves(source: str, interpreted: bool = False, *, bf16x6: bool = True) -> list[Move]:
     """The structural moves ``source`` allows; none for CUDA or a source that does not parse. Where kernels
-    run on the CPU interpreter (``interpreted``), none that writes inline PTX or multiplies bf16 tiles."""
-    return [move for kind in _kinds(interpreted) for move in _kind_moves(source, kind)]
+    run on the CPU interpreter (``interpreted``), none that writes inline PTX or multiplies bf16 tiles; none
+    that runs fp32 GEMMs as bf16 products where the spec says so (``bf16x6`` False)."""
+    return [move for kind in _kinds(interpreted, bf16x6) for move in _kind_moves(source, kind)]
 
 
 class _Parsed:
@@ -303,10 +304,11 @@ _KINDS: tuple[Callable[[_Parsed], list[Move]], ...] = (
     lambda p: p.each_kernel(fast_log),  # inline PTX: not on the interpreter
 )
 _GPU_ONLY_KINDS = 2
+_BF16X6_KIND = len(_KINDS) - 2
 
 
-def _kinds(interpreted: bool) -> range:
-    return range(len(_KINDS) - (_GPU_ONLY_KINDS if interpreted else 0))
+def _kinds(interpreted: bool, bf16x6: bool = True) -> list[int]:
+    return [k for k in range(len(_KINDS) - (_GPU_ONLY_KINDS if interpreted else 0)) if bf16x6 or k != _BF16X6_KIND]
 
 
 @functools.lru_cache(maxsize=128)  # a tree is about 200 KiB: 128 parents hold about 25 MB
@@ -331,16 +333,17 @@ def _kind_moves(source: str, kind: int) -> tuple[Move, ...]:
     return tuple(_KINDS[kind](parsed)) if parsed is not None else ()
 
 
-def restructure(source: str, rng: random.Random, interpreted: bool = False) -> tuple[str, str] | None:
-    """``source`` with one structural move applied, and its label; None when none applies (``interpreted``:
-    as :func:`moves`).
+def restructure(source: str, rng: random.Random, interpreted: bool = False, *,
+                bf16x6: bool = True) -> tuple[str, str] | None:
+    """``source`` with one structural move applied, and its label; None when none applies (``interpreted``
+    and ``bf16x6``: as :func:`moves`).
 
     A kind of move is drawn first, then one of its moves: pipelining offers three stage counts for
     every loop of every kernel, and drawn from all moves at once it would crowd out a kind that has
     one move, such as the one epilogue fusion of a GEMM (benchmarks/README.md, 2026-11-25). The kinds are
     tried in a random order and the first that has a move is taken: a kind drawn evenly among those that
     have one, with only the kinds tried before it found."""
-    order = list(_kinds(interpreted))
+    order = _kinds(interpreted, bf16x6)
     rng.shuffle(order)
     for kind in order:
         found = _kind_moves(source, kind)

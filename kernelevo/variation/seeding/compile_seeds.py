@@ -271,8 +271,9 @@ def bf16x6_seeds(spec: Spec, seeds: Sequence[tuple[str, str]]) -> list[tuple[str
     cores), and that seed with its epilogues fused. An fp32 GEMM through cuBLAS runs on the CUDA cores: on an
     H200 this form took matmul_square from 2.68 to 1.39 ms (benchmarks/results/fp32_bf16x6-judged-h200.json).
     As a move alone, a search of a network with many kernels draws it seldom; as a seed it is judged in every
-    run. Seeds come from captures on a GPU, where bf16 products are right (the interpreter's are not)."""
-    if spec.settings.dtype not in (None, "float32"):
+    run. Seeds come from captures on a GPU, where bf16 products are right (the interpreter's are not). None where
+    the spec keeps its GEMMs exact (``"bf16x6": False``)."""
+    if spec.settings.dtype not in (None, "float32") or not spec.settings.bf16x6:
         return []
     found = []
     for name, source in seeds:
