@@ -125,6 +125,7 @@ def _kev_split_buffers(out, split_k):
 _X6_HELPER = '''
 
 _KEV_X6_MAX_K = 4096  # past it the tensor cores' fp32 sums lose to cuBLAS fp32's exact ones (the move says)
+_KEV_X6_MAX_BYTES = 8 << 30  # the parts take 3x an fp32 operand's bytes: past 8 GiB of them, no split
 
 
 @triton.jit
@@ -174,9 +175,10 @@ def _kev_bf16x6_parts(x, left):
 
 def _kev_bf16x6(a, b):
     """(a', b', the output's dtype): fp32 operands of a @ b as bf16 parts, so that a' @ b' in fp32 sums is a @ b
-    to about fp32's accuracy; other dtypes, and a K past _KEV_X6_MAX_K, as they are."""
-    if a.dtype != torch.float32 or b.dtype != torch.float32 or a.shape[-1] > _KEV_X6_MAX_K or a.numel() == 0 \
-            or b.numel() == 0:
+    to about fp32's accuracy; other dtypes, a K past _KEV_X6_MAX_K and parts past _KEV_X6_MAX_BYTES as they are."""
+    fp32 = a.dtype == torch.float32 and b.dtype == torch.float32
+    small = 0 < a.numel() and 0 < b.numel() and 12 * (a.numel() + b.numel()) <= _KEV_X6_MAX_BYTES
+    if not fp32 or not small or a.shape[-1] > _KEV_X6_MAX_K:
         return a, b, a.dtype
     return _kev_bf16x6_parts(a, True), _kev_bf16x6_parts(b, False), torch.float32
 '''
