@@ -146,6 +146,8 @@ TILES = [(128, 128, 64, 8, 3), (128, 256, 64, 8, 3), (128, 128, 64, 4, 4), (256,
 
 def judged(specs: list[str]) -> list[dict]:
     sys.path.insert(0, str(ROOT))
+    from fp32_split_precision import judged_row  # beside this script
+
     from kernelevo.evaluation import EvalOptions, Evaluator
     from kernelevo.spec import read_spec
     from kernelevo.variation.moves.library_gemm import bf16x6_swaps
@@ -163,18 +165,7 @@ def judged(specs: list[str]) -> list[dict]:
         spec = read_spec(ROOT / "benchmarks" / "suite" / f"{name}.py")
         with Evaluator(spec, EvalOptions(baselines=["eager", "compile"])) as evaluator:
             for label, source in candidates.items():
-                r = evaluator.evaluate(source)
-                row = {"spec": name, "candidate": label, "correct": r.correct, "error": r.error,
-                       "message": r.message[:300], "median_ms": r.kernel.median_ms if r.kernel else None,
-                       "iqr_ms": r.kernel.iqr_ms if r.kernel else None,
-                       "compile_ms": r.compiled.median_ms if r.compiled else None,
-                       "speedup_compile": r.speedup_compile,
-                       "tolerance": r.tolerance.model_dump() if getattr(r, "tolerance", None) else None,
-                       "worst_error": r.mismatch.model_dump() if r.mismatch else None}
-                rows.append(row)
-                print(f"{name:16s} {label:28s} correct={r.correct!s:5s} {row['median_ms'] or 0:8.3f} ms  "
-                      f"x compile {r.speedup_compile or 0:.3f}  {r.error or ''} {r.message[:160] if r.error else ''}",
-                      flush=True)
+                rows.append(judged_row(name, label, evaluator.evaluate(source)))
     return rows
 
 

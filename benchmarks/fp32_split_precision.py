@@ -60,6 +60,20 @@ def candidates(op: str, split: bool) -> dict[str, str]:
     return out
 
 
+def judged_row(name: str, label: str, r) -> dict:
+    """One judged candidate's row (verdict, times, worst error, the tolerances the judge widened), printed too."""
+    row = {"spec": name, "candidate": label, "correct": r.correct, "error": r.error,
+           "message": r.message[:300], "median_ms": r.kernel.median_ms if r.kernel else None,
+           "iqr_ms": r.kernel.iqr_ms if r.kernel else None,
+           "compile_ms": r.compiled.median_ms if r.compiled else None,
+           "speedup_compile": r.speedup_compile,
+           "tolerances": [t.model_dump() for t in r.tolerances],
+           "worst_error": r.mismatch.model_dump() if r.mismatch else None}
+    print(f"{name:16s} {label:32s} correct={r.correct!s:5s} {row['median_ms'] or 0:8.3f} ms  "
+          f"x compile {r.speedup_compile or 0:.3f}  {r.error or ''} {r.message[:120] if r.error else ''}", flush=True)
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--specs", default=",".join(SPECS))
@@ -73,16 +87,7 @@ def main() -> None:
         with Evaluator(spec, EvalOptions(baselines=["eager", "compile"])) as evaluator:
             for label, source in candidates(SPECS[name], split=name == "matmul_large_k").items():
                 r = evaluator.evaluate(source)
-                row = {"spec": name, "candidate": label, "correct": r.correct, "error": r.error,
-                       "message": r.message[:300], "median_ms": r.kernel.median_ms if r.kernel else None,
-                       "iqr_ms": r.kernel.iqr_ms if r.kernel else None,
-                       "compile_ms": r.compiled.median_ms if r.compiled else None,
-                       "speedup_compile": r.speedup_compile,
-                       "worst_error": r.mismatch.model_dump() if r.mismatch else None}
-                rows.append(row)
-                print(f"{name:16s} {label:32s} correct={r.correct!s:5s} {row['median_ms'] or 0:8.3f} ms  "
-                      f"x compile {r.speedup_compile or 0:.3f}  {r.error or ''} {r.message[:120] if r.error else ''}",
-                      flush=True)
+                rows.append(judged_row(name, label, r))
     report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
               "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
               "torch": torch.__version__, "rows": rows}

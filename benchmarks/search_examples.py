@@ -171,8 +171,7 @@ def rows_from_database(path: str) -> list[dict]:
     db = open_database(f"sqlite:///{path}")
     rows = []
     with db.session() as session:
-        runs = [(run, spec) for run, spec in session.execute(select(RunRow, SpecRow).join(SpecRow))]
-        for run, spec in runs:
+        for run, spec in session.execute(select(RunRow, SpecRow).join(SpecRow)).tuples().all():
             stored = load_run(db, run.id)
             results = [e.result for e, _ in stored.evaluations]
             correct = [r for r in results if r.ok and r.kernel]

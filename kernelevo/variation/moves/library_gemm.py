@@ -330,9 +330,8 @@ def gemm_swaps(source: str, tree: ast.Module, text: SourceText) -> list[Move]:
         found += [_to_triton(text, stmt, call, parts, split_k) for stmt, call, parts in _library_calls(fn)
                   for split_k in (1, SPLIT)]
         for i, stmt in enumerate(fn.body):
-            call = stmt.value if isinstance(stmt, ast.Expr) else None
-            if isinstance(stmt, ast.Expr) and isinstance(call, ast.Call) \
-                    and (launched_kernel(call) or "").startswith(PREFIX) and i > 1:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and (launched_kernel(stmt.value) or "").startswith(PREFIX) and i > 1:
                 move = _to_library(text, tree, fn.body[i - 2:i], stmt)
                 if move is not None:
                     found.append(move)
