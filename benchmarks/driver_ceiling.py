@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from kernelevo import driver  # noqa: E402
 from kernelevo.archive.descriptors import descriptor_set  # noqa: E402
 from kernelevo.distributed.simulated import SimulatedPool  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
@@ -83,8 +84,9 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
     names = None if measures == "driver" else [d.name for d in descriptor_set(config.descriptors)]
     pool = SimulatedPool(evaluators, delay, descriptors=names, made_up_measures=measures == "made-up")
     profiler = cProfile.Profile() if profile else None
-    # (time.monotonic(), the driver's CPU s, the islands' CPU s, the store's writer process's CPU s)
-    samples: list[tuple[float, float, float, float]] = []
+    # (time.monotonic(), the driver's CPU s, the islands' CPU s, the store's writer process's CPU s,
+    # the instant operators' draws and their CPU s, wherever they ran)
+    samples: list[tuple[float, float, float, float, int, float]] = []
     queues: list[tuple[float, int, int]] = []  # (time.monotonic(), candidates ready, candidates in flight)
 
     def on_start(loop: Any) -> None:
@@ -92,8 +94,10 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
             while True:
                 placed = loop.islands.placed if loop.islands is not None else []
                 writer = getattr(loop.store, "process", None)  # (a version without a writer process: none)
-                samples.append((time.monotonic(), time.process_time(), sum(cpu_s(p["pid"]) for p in placed),
-                                cpu_s(writer.pid) if writer is not None else 0.0))
+                now, cpu = time.monotonic(), (time.process_time(), sum(cpu_s(p["pid"]) for p in placed),
+                                              cpu_s(writer.pid) if writer is not None else 0.0)
+                draws, draws_s = await instant_cost(loop)
+                samples.append((now, *cpu, draws, draws_s))
                 await asyncio.sleep(0.25)
 
         async def sample_queue() -> None:  # whether evaluators wait for candidates (none ready) or the driver
@@ -134,6 +138,18 @@ def measure(evaluators: int, delay: float, rounds: int, profile: bool, measures:
     return row
 
 
+async def instant_cost(loop: Any) -> tuple[int, float]:
+    """The instant operators' draws so far and their CPU seconds: the driver's emitter's in one process, the
+    island actors' summed with islands (an island that cannot answer counts nothing)."""
+    if loop.islands is None:
+        cost = loop.state.emitter.producer.instant_cost
+        return cost.produced, cost.cpu_s
+    answers = await asyncio.gather(*(c.actor.instant_cost.remote() for c in loop.islands.channels),
+                                   return_exceptions=True)
+    counted = [a for a in answers if isinstance(a, tuple)]
+    return sum(a[0] for a in counted), sum(a[1] for a in counted)
+
+
 def cpu_s(pid: int) -> float:
     """A process's CPU seconds (user and system, all its threads) from /proc; 0 once it is gone."""
     try:
@@ -144,23 +160,32 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def steady_cpu(samples: list[tuple[float, float, float, float]], pool: SimulatedPool,
+def steady_cpu(samples: list[tuple[float, float, float, float, int, float]], pool: SimulatedPool,
                warmup_s: float) -> dict[str, Any]:
     """CPU per result in the steady state, the driver's, the island actors' and the store writer's apart, and
     the cores they kept busy: what one more island costs, where a whole run's figures also count start-up and
-    the last round."""
+    the last round. Of it, what making the candidates cost (the instant operators' draws, wherever they ran),
+    and the rest: the search's bookkeeping, and with islands what splitting it over processes adds."""
     window = pool.steady_window(warmup_s)
     inside = [s for s in samples if window and window[0] <= s[0] <= window[1]]
     if len(inside) < 2:
         return {}
-    (t0, driver0, islands0, writer0), (t1, driver1, islands1, writer1) = inside[0], inside[-1]
+    (t0, driver0, islands0, writer0, draws0, draws_s0) = inside[0]
+    (t1, driver1, islands1, writer1, draws1, draws_s1) = inside[-1]
     results = sum(1 for _, end, _ in pool.spans if t0 <= end <= t1)
     if not results:
         return {}
+    total = driver1 - driver0 + islands1 - islands0 + writer1 - writer0
+    making = draws_s1 - draws_s0
     return {"steady_driver_cpu_ms_per_result": 1000 * (driver1 - driver0) / results,
             "steady_islands_cpu_ms_per_result": 1000 * (islands1 - islands0) / results,
             "steady_writer_cpu_ms_per_result": 1000 * (writer1 - writer0) / results,
-            "steady_cores_busy": (driver1 - driver0 + islands1 - islands0 + writer1 - writer0) / (t1 - t0)}
+            "steady_cores_busy": total / (t1 - t0),
+            "steady_cpu_ms_per_result": 1000 * total / results,
+            "steady_draws_per_result": (draws1 - draws0) / results,
+            "steady_cpu_ms_per_draw": 1000 * making / (draws1 - draws0) if draws1 > draws0 else None,
+            "steady_making_cpu_ms_per_result": 1000 * making / results,
+            "steady_rest_cpu_ms_per_result": 1000 * (total - making) / results}
 
 
 def steady_queue(queues: list[tuple[float, int, int]], pool: SimulatedPool, warmup_s: float) -> dict[str, Any]:
@@ -174,6 +199,30 @@ def steady_queue(queues: list[tuple[float, int, int]], pool: SimulatedPool, warm
     return {"steady_none_ready_fraction": sum(1 for r in ready if r == 0) / len(ready),
             "steady_ready_median": ready[len(ready) // 2],
             "steady_in_flight_median": sorted(q[2] for q in inside)[len(inside) // 2]}
+
+
+def split_bounds(rows: list[dict[str, Any]], cores: int) -> list[dict[str, Any]]:
+    """Each run with islands against the run in one process at the same count: its ratio, and the most any
+    number of results a second could be on ``cores`` cores at its CPU a result (every core busy), the ratio
+    that allows, and how much CPU a result the split may add for 1.6x: the target's arithmetic, measured."""
+    one = {r["evaluators"]: r for r in rows if r["islands"] == 1 and r.get("steady_cpu_ms_per_result")}
+    bounds = []
+    for r in rows:
+        base = one.get(r["evaluators"])
+        if r["islands"] == 1 or base is None or not r.get("steady_cpu_ms_per_result"):
+            continue
+        single, split_ms = base["steady_cpu_ms_per_result"], r["steady_cpu_ms_per_result"]
+        usable = min(cores, r["islands"] + 1)  # the driver and its islands; more cores than that stay idle
+        bounds.append({
+            "evaluators": r["evaluators"], "islands": r["islands"], "cores": usable,
+            "ratio": r["results_per_s"] / base["results_per_s"],
+            # one process keeps about one core busy: it is CPU-bound at base's CPU a result
+            "cpu_bound_ratio": usable * single / split_ms,
+            "split_adds_cpu_ms_per_result": split_ms - single,
+            # usable * single / (single + added) >= 1.6
+            "split_may_add_for_1_6x_ms": usable * single / 1.6 - single,
+        })
+    return bounds
 
 
 def split(profiler: cProfile.Profile, elapsed: float) -> dict[str, Any]:
@@ -204,10 +253,13 @@ def main() -> None:
     parser.add_argument("--islands", default="1",
                         help="numbers of islands, e.g. 1,2,4,8 (more than one: island actors on a local Ray)")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run at the largest count")
+    parser.add_argument("--writer", choices=("auto", "on", "off"), default="auto",
+                        help="the store's writer process with islands: as the driver decides by the cores, or forced")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     counts = [int(c) for c in args.counts.split(",")]
+    driver.WRITER_PROCESS = {"auto": None, "on": True, "off": False}[args.writer]
     island_counts = [int(i) for i in args.islands.split(",")]
     if max(island_counts) > 1:
         import ray
@@ -226,6 +278,8 @@ def main() -> None:
                   f"{r.get('steady_driver_cpu_ms_per_result', 0):.2f}, islands "
                   f"{r.get('steady_islands_cpu_ms_per_result', 0):.2f}, store writer "
                   f"{r.get('steady_writer_cpu_ms_per_result', 0):.2f} ({r.get('steady_cores_busy', 0):.2f} cores); "
+                  f"making candidates {r.get('steady_making_cpu_ms_per_result', 0):.2f}, the rest "
+                  f"{r.get('steady_rest_cpu_ms_per_result', 0):.2f}; "
                   f"none ready {r.get('steady_none_ready_fraction', 0):.0%} of the time, median "
                   f"{r.get('steady_ready_median', 0)} ready, {r.get('steady_in_flight_median', 0)} in flight",
                   flush=True)
@@ -248,13 +302,21 @@ def main() -> None:
     if profiled:
         console.print(f"profiled at {counts[-1]}: {profiled['profile']['cpu_s_by_area']} "
                       f"(of {profiled['profile']['elapsed_s']} s)")
+    cores = len(os.sched_getaffinity(0))  # (under taskset: the cores it may use, not the machine's)
+    bounds = split_bounds(rows, cores)
+    for b in bounds:
+        console.print(f"{b['evaluators']} evaluators, {b['islands']} islands: {b['ratio']:.2f}x one island; the "
+                      f"CPU a result allows at most {b['cpu_bound_ratio']:.2f}x on {b['cores']} cores (the split adds "
+                      f"{b['split_adds_cpu_ms_per_result']:.2f} ms a result; 1.6x needs it at most "
+                      f"{b['split_may_add_for_1_6x_ms']:.2f})")
     if args.out:
         report = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                   "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only "
-                             f"({os.cpu_count()} cores, shared with other work: indicative numbers)",
-                  "delay_s": args.delay, "rounds": args.rounds,
+                             f"({os.cpu_count()} cores, {cores} of them used; shared with other work: "
+                             "indicative numbers)",
+                  "delay_s": args.delay, "rounds": args.rounds, "writer": args.writer,
                   "descriptors_measured_by": args.measures,
-                  "rows": rows, "profiled": profiled}
+                  "rows": rows, "split_bounds": bounds, "profiled": profiled}
         Path(args.out).write_text(json.dumps(report, indent=2))
         console.print(f"wrote {args.out}")
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The driver's ceiling on a GPU host used as a CPU machine (its 16 cores; source benchmarks/gpu/setup.sh first,
-# with Ray staged as GPU.md says). Usage: bash benchmarks/gpu/driver_ceiling.sh OUT [all|profile]
-#   all:     512, 1,024 and 2,048 simulated evaluators with 1, 2, 4 and 8 islands -> OUT/driver_ceiling-16core.json
+# with Ray staged as GPU.md says). Usage: bash benchmarks/gpu/driver_ceiling.sh OUT [all|two-cores N|profile]
+#   all:       512, 1,024 and 2,048 simulated evaluators with 1, 2, 4 and 8 islands -> OUT/driver_ceiling-16core.json
+#   two-cores: 2,048 evaluators, 1 island then 2, on two of its cores (taskset 0-1: issue 38's 2-core target on a
+#              quieter machine than the development one), N times -> OUT/driver_ceiling-2core-K.json
 #   profile: 2,048 evaluators and 8 islands again, py-spy on the driver and on one island -> OUT/*.raw
 set -u
 out=${1:?an output folder}
@@ -12,6 +14,14 @@ if [ "$what" = all ]; then
   taskset -c 0-$last python3 benchmarks/driver_ceiling.py --counts 512,1024,2048 --islands 1,2,4,8 --no-profile \
     --out "$out/driver_ceiling-16core.json" > "$out/ceiling.log" 2>&1
   tail -25 "$out/ceiling.log"
+  exit 0
+fi
+if [ "$what" = two-cores ]; then
+  for k in $(seq 1 "${3:-2}"); do
+    taskset -c 0-1 python3 benchmarks/driver_ceiling.py --counts 2048 --islands 1,2 --rounds 14 --no-profile \
+      --out "$out/driver_ceiling-2core-$k.json" > "$out/two-cores-$k.log" 2>&1
+    grep -E "evaluators,|allows" "$out/two-cores-$k.log"
+  done
   exit 0
 fi
 taskset -c 0-$last python3 benchmarks/driver_ceiling.py --counts 2048 --islands 8 --rounds 8 --no-profile \

@@ -78,6 +78,11 @@ class IslandActor:
     def elite_ids(self) -> dict[str, list[int]]:
         return self.body.elite_ids()
 
+    def instant_cost(self) -> tuple[int, float]:
+        """How many candidates this island's instant operators drew, and their CPU seconds (benchmarks read it)."""
+        cost = self.body.emitter.producer.instant_cost
+        return cost.produced, cost.cpu_s
+
     def prompt_ids(self) -> list[int]:
         return [p.id for p in self.body.state.prompts.prompts]
 

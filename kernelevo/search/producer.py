@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kernelevo.evaluation.common.library_policy import effective_policy
@@ -34,6 +36,17 @@ NOTHING_TO_VARY = "nothing to vary"
 REDRAWS = 20  # more draws an instant operator gets when it lands on a kernel already made
 
 
+@dataclass
+class InstantCost:
+    """What an emitter's instant operators (the template operator's edits) have cost it: each draw's CPU time
+    in the thread that made it. Benchmarks read it to split a result's CPU into making the candidate and the
+    rest (the search's bookkeeping, and with island actors what the split adds). LLM operators are not
+    counted: their calls wait on the network while other tasks run in the same thread."""
+
+    produced: int = 0  # produce calls that ran an instant operator (a candidate, a duplicate or a failure)
+    cpu_s: float = 0.0
+
+
 class Producer:
     """Chooses what to vary and how, and records what came of it (through ``record`` and ``fail``)."""
 
@@ -49,6 +62,7 @@ class Producer:
         self.record, self.fail, self.save_prompts = record, fail, save_prompts
         self.selector = Selector(SelectionMix(config.exploitation, config.exploration, config.random_pick))
         self.used_up = UsedUp()  # parents the instant operators have mined out
+        self.instant_cost = InstantCost()
         self._island = 0
 
     def can_produce(self, *, instant: bool = False) -> bool:
@@ -69,6 +83,16 @@ class Producer:
 
     async def produce(self, *, instant: bool = False) -> Candidate | str | None:
         """A new candidate (recorded); :data:`NOTHING_TO_VARY`; or None when nothing new was made."""
+        started = time.thread_time()
+        ran: list[bool] = []  # whether the operator that ran uses an LLM (empty: none ran)
+        try:
+            return await self._produce(instant, ran)
+        finally:
+            if ran == [False]:  # an instant operator ran (it never yields: the thread's CPU is this produce's)
+                self.instant_cost.produced += 1
+                self.instant_cost.cpu_s += time.thread_time() - started
+
+    async def _produce(self, instant: bool, ran: list[bool]) -> Candidate | str | None:
         island, hardware = self._next_island(), self.rng.choice(self.state.hardware_types())
         elites = self.state.elites(island, hardware)
         if not elites:  # this island has none yet: take the first that has
@@ -105,6 +129,7 @@ class Producer:
             library=effective_policy(self.config.evaluation.library, self.spec.settings.library),
             bf16x6=self.spec.settings.bf16x6,
         )
+        ran.append(operator.uses_llm)
         try:
             proposal = await operator.propose(request)
         except asyncio.CancelledError as cancelled:  # the run stops: an ask cut short still cost its prompt

@@ -84,6 +84,12 @@ def test_a_used_up_space_ends_the_run_without_drawing_from_used_up_parents(tmp_p
     # before, the run went on until 200 produces in a row had made nothing
     failures = Counter(f.parent_ids[0] for f in stored.failures if f.kind == "duplicate")
     assert 0 < sum(failures.values()) <= DRY_AFTER * made, failures
+    # each draw of the template operator counted with its CPU time (what benchmarks split a result's CPU by):
+    # one draw made a kernel or a recorded failure
+    cost = outcome.state.emitter.producer.instant_cost
+    varied = sum(1 for c in stored.candidates if c.parent_ids)
+    assert cost.produced == varied + len(stored.failures), (cost, varied, len(stored.failures))
+    assert 0 < cost.cpu_s < outcome.loop.elapsed_s()
 
 
 def test_made_up_measures_fall_in_the_middle_of_cells_spread_over_the_archive() -> None:
