@@ -193,6 +193,7 @@ for sa, sb in {shapes!r}:
     mm = torch.bmm if a.dim() == 3 else torch.mm
     exact = mm(a.double(), b.double())
     rows.append({{"a": list(a2.shape), "b": list(b2.shape), "parts": str(a2.dtype), "dtype": str(dtype),
+                  "splits": candidate._kev_x6_split_k(a2, dtype, 1), "kept": candidate._kev_x6_split_k(a2, dtype, 5),
                   "error": (mm(a2.double(), b2.double()) - exact).abs().max().item(),
                   "fp32_error": (mm(a, b).double() - exact).abs().max().item()}})
 print(json.dumps(rows))
@@ -207,7 +208,8 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     """The move's candidate passes the static checks, its epilogue can still fuse into the GEMM's store, it never
     goes back to a library call of bf16 parts, and its split carries every bit of fp32's operands: the six
     products, taken in float64, are as near the exact product as fp32's own GEMM (a transposed operand's strides,
-    and batched); a K past the limit stays fp32. Not offered where kernels are interpreted."""
+    and batched); a K past _KEV_X6_MAX_K is split, one slice per 4096 at least, so that no sum on the tensor cores
+    is longer; one past _KEV_X6_LONGEST_K stays fp32. Not offered where kernels are interpreted."""
     x6 = x6_moves(LARGE_K)["torch.mm -> a Triton GEMM of its own (_kev_gemm_0, fp32 as bf16x6 on the tensor cores)"]
     assert check_source(x6) == [] and "torch.mm(" not in x6 and "BLOCK_N=256, BLOCK_K=64" in x6
     assert swaps(x6) == {}  # no library call left, and the launch on bf16 parts never goes back as one
@@ -219,13 +221,19 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     (seed_x6,) = x6_moves(seed).values()
     assert check_source(seed_x6) == [] and "_kev_bf16x6(arg2_1" in seed_x6
     assert [m for m in fusions(seed_x6, ast.parse(seed_x6)) if "_kev_gemm_0's store" in m.label]
-    rows = run_split_helper(x6, tmp_path, [((33, 70), (70, 45)), ((3, 15, 21), (3, 21, 33)), ((4, 5000), (5000, 3))])
-    small, batched, long_k = rows
+    rows = run_split_helper(x6, tmp_path, [((33, 70), (70, 45)), ((3, 15, 21), (3, 21, 33)), ((4, 5000), (5000, 3)),
+                                           ((4, 8200), (8200, 3))])
+    small, batched, long_k, longest = rows
     assert small["a"] == [33, 420] and small["b"] == [420, 45] and small["parts"] == "torch.bfloat16"
     assert batched["a"] == [3, 15, 126] and batched["b"] == [3, 126, 33]
-    for row in (small, batched):
+    for row in (small, batched, long_k):
         assert row["dtype"] == "torch.float32" and row["error"] <= 2 * row["fp32_error"] + 1e-6, row
-    assert long_k["a"] == [4, 5000] and long_k["parts"] == "torch.float32"  # past _KEV_X6_MAX_K: exact fp32
+    assert long_k["a"] == [4, 30000] and long_k["parts"] == "torch.bfloat16"
+    # K split: 2 ways at K = 5000 (past 4096), as tuned (5) where that is more; 1 at the sizes below the limit
+    assert (small["splits"], batched["splits"], long_k["splits"]) == (1, 1, 2)
+    assert (small["kept"], long_k["kept"]) == (5, 5)
+    assert longest["a"] == [4, 8200] and longest["parts"] == "torch.float32" and longest["splits"] == 1  # exact fp32
+    assert "SPLIT_K=_kev_x6_split_k(_kev_gemm_0_a, _kev_gemm_0_dtype, _kev_gemm_0_split_k)" in x6
 
 
 TWO_GEMMS = '''
@@ -285,12 +293,14 @@ def test_an_fp32_specs_library_seed_gets_a_bf16x6_twin_and_its_fused_epilogue() 
 @pytest.mark.gpu
 @pytest.mark.parametrize(("spec", "source"), [("benchmarks/suite/matmul_batched.py", BATCHED),
                                               ("benchmarks/suite/matmul_square.py", LARGE_K),
+                                              ("benchmarks/suite/matmul_large_k.py", LARGE_K),
                                               ("examples/matmul_epilogue/spec.py", CANDIDATE)],
-                         ids=["batched_fp32", "square_fp32", "fp16_left_as_it_is"])
+                         ids=["batched_fp32", "square_fp32", "large_k_fp32_kept_exact", "fp16_left_as_it_is"])
 def test_on_a_gpu_a_bf16x6_gemm_is_correct_on_every_variant(spec: str, source: str) -> None:
     """Compiled for the GPU, where bf16 products are right: fp32 batched and square GEMMs as six bf16 products are
     judged correct at the spec's tolerance on every variant (odd sizes and a small K included), no library call
-    left; an fp16 spec's operands are not split, and its GEMM is still right."""
+    left; at K = 262,144, past _KEV_X6_LONGEST_K, the operands stay fp32 (split 64 ways they were 22x cuBLAS fp32's
+    error, and judged wrong); an fp16 spec's operands are not split, and its GEMM is still right."""
     (x6,) = x6_moves(source).values()
     with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"])) as evaluator:
         result = evaluator.evaluate(x6)
