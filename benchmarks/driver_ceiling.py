@@ -14,7 +14,10 @@ With ``--islands 1,2,4,8`` each count is measured with each number of islands: o
 search in one process (the driver runs the operators); more are island actors on a local Ray
 (:mod:`kernelevo.distributed.island`), one CPU each by Ray's count (``ray.init(num_cpus=...)`` gives
 the machine as many logical CPUs as islands need, whatever its cores), which make the candidates
-while the driver numbers, evaluates (the simulated pool, in the driver's process) and tells.
+while the driver numbers, evaluates (the simulated pool, in the driver's process) and tells. Each run's CPU a
+result is split into making candidates (the template operator's draws, timed where they ran) and the rest, and
+each run with islands is set against the one-island run at its count: the most its CPU a result allows on the
+cores it may use, and how much the split may add for issue 38's 1.6x (``split_bounds``).
 
     python benchmarks/driver_ceiling.py --out benchmarks/results/driver_ceiling-cpu.json
     python benchmarks/driver_ceiling.py --measures process --out benchmarks/results/driver_ceiling-process-cpu.json
