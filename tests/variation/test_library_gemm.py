@@ -236,6 +236,20 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     assert "SPLIT_K=_kev_x6_split_k(_kev_gemm_0_a, _kev_gemm_0_dtype, _kev_gemm_0_split_k)" in x6
 
 
+def test_a_kernel_written_before_the_k_split_gets_the_split_helper_with_its_next_bf16x6_gemm() -> None:
+    """A candidate whose helper predates _kev_x6_split_k (archived, or resumed from an older run), given a second
+    library GEMM's move: the split function is added alone, the rest of the helper is not written twice."""
+    from kernelevo.variation.moves.library_gemm import _X6_SPLIT_HELPER
+
+    (x6,) = x6_moves(LARGE_K).values()
+    second_gemm = "        D = torch.mm(C, B)\n        return D\n"
+    older = x6.replace(_X6_SPLIT_HELPER, "").replace("        return C\n", second_gemm)
+    assert "def _kev_x6_split_k(" not in older and "torch.mm(C, B)" in older
+    (again,) = x6_moves(older).values()
+    assert again.count("def _kev_x6_split_k(") == 1 and again.count("def _kev_bf16x6(") == 1
+    assert check_source(again) == [] and "torch.mm(" not in again
+
+
 TWO_GEMMS = '''
 import torch
 import torch.nn as nn

@@ -189,6 +189,9 @@ def _kev_bf16x6(a, b):
         return a, b, a.dtype
     return _kev_bf16x6_parts(a, True), _kev_bf16x6_parts(b, False), torch.float32
 
+'''
+# A kernel written before the K split (its helper has no _kev_x6_split_k) gets this alone with its next move
+_X6_SPLIT_HELPER = '''
 
 def _kev_x6_split_k(a, dtype, split_k):
     """How many ways a GEMM of _kev_bf16x6's a' splits its K: at least one per _KEV_X6_MAX_K of the fp32 operands'
@@ -272,7 +275,8 @@ def _to_triton(text: SourceText, stmt: ast.stmt, call: ast.Call, parts: dict[str
     edits = [(start, end, "\n".join(lines) + "\n")]
     at = text.source.index("\nclass ModelNew") if "\nclass ModelNew" in text.source else len(text.source)
     helper = (_HELPER if "def _kev_strides(" not in text.source else "") + \
-        (_X6_HELPER if x6 and "def _kev_bf16x6(" not in text.source else "")
+        (_X6_HELPER if x6 and "def _kev_bf16x6(" not in text.source else "") + \
+        (_X6_SPLIT_HELPER if x6 and "def _kev_x6_split_k(" not in text.source else "")
     imports = "".join(f"\n{line}" for line in ("import triton", "import triton.language as tl")
                       if not re.search(rf"^{re.escape(line)}\s*$", text.source, re.MULTILINE))
     edits.append((at, at, imports + _kernel_text(name) + helper))
