@@ -48,7 +48,6 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from kernelevo import driver  # noqa: E402
 from kernelevo.archive.descriptors import descriptor_set  # noqa: E402
 from kernelevo.distributed.simulated import SimulatedPool  # noqa: E402
 from kernelevo.driver import start_search  # noqa: E402
@@ -256,13 +255,10 @@ def main() -> None:
     parser.add_argument("--islands", default="1",
                         help="numbers of islands, e.g. 1,2,4,8 (more than one: island actors on a local Ray)")
     parser.add_argument("--no-profile", action="store_true", help="skip the profiled run at the largest count")
-    parser.add_argument("--writer", choices=("auto", "on", "off"), default="auto",
-                        help="the store's writer process with islands: as the driver decides by the cores, or forced")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     counts = [int(c) for c in args.counts.split(",")]
-    driver.WRITER_PROCESS = {"auto": None, "on": True, "off": False}[args.writer]
     island_counts = [int(i) for i in args.islands.split(",")]
     if max(island_counts) > 1:
         import ray
@@ -317,7 +313,7 @@ def main() -> None:
                   "machine": f"{platform.node()}: {platform.processor() or platform.machine()}, CPU only "
                              f"({os.cpu_count()} cores, {cores} of them used; shared with other work: "
                              "indicative numbers)",
-                  "delay_s": args.delay, "rounds": args.rounds, "writer": args.writer,
+                  "delay_s": args.delay, "rounds": args.rounds,
                   "descriptors_measured_by": args.measures,
                   "rows": rows, "split_bounds": bounds, "profiled": profiled}
         Path(args.out).write_text(json.dumps(report, indent=2))
