@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
@@ -67,10 +68,31 @@ def source_hash(source: str) -> str:
 # numbering, the store, the other islands' tells): 30,940 SHA-256 calls for 6,144 results, 9% of its time
 # at 1,024 evaluators (benchmarks/README.md, 2026-11-27). Remembered by source text, not on the candidate:
 # a model's own attributes would count in its equality, and a copy with another source must not keep it.
-@functools.lru_cache(maxsize=1024)
+REMEMBERED = 1024
+_remembered: OrderedDict[str, str] = OrderedDict()
+_remembered_lock = threading.Lock()
+
+
 def remembered_source_hash(source: str) -> str:
-    """:func:`source_hash`, remembered for the last 1,024 sources hashed."""
-    return source_hash(source)
+    """:func:`source_hash`, remembered for the last :data:`REMEMBERED` sources hashed or handed in."""
+    with _remembered_lock:
+        digest = _remembered.get(source)
+        if digest is not None:
+            _remembered.move_to_end(source)
+            return digest
+    digest = source_hash(source)
+    remember_source_hash(source, digest)
+    return digest
+
+
+def remember_source_hash(source: str, digest: str) -> None:
+    """``source``'s hash, computed where it was made (an island actor): a source that came through Ray is a new
+    string, and hashing it again cost the driver a tenth of its time (benchmarks/README.md, 2026-12-03)."""
+    with _remembered_lock:
+        _remembered[source] = digest
+        _remembered.move_to_end(source)
+        if len(_remembered) > REMEMBERED:
+            _remembered.popitem(last=False)
 
 
 class Candidate(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from kernelevo.records.candidate import source_hash
+from kernelevo.records.candidate import REMEMBERED, remember_source_hash, remembered_source_hash, source_hash
 
 
 def reference(source: str) -> str:
@@ -43,3 +43,14 @@ def test_a_candidates_hash_follows_its_source_and_leaves_its_equality_alone() ->
     assert made.model_copy(update={"source": "y = 2\n"}).source_hash == source_hash("y = 2\n")
     sent = pickle.loads(pickle.dumps(made))  # as Ray sends it between an island and the driver
     assert sent.source_hash == made.source_hash and sent == made
+
+
+def test_a_hash_handed_in_is_remembered_for_an_equal_source_until_pushed_out() -> None:
+    made = "@triton.jit\ndef k(x):\n    pass  # made on an island\n"
+    arrived = "".join(list(made))  # the same text, another string (as it comes out of Ray)
+    assert arrived is not made
+    remember_source_hash(made, "handed-in")
+    assert remembered_source_hash(arrived) == "handed-in"  # not hashed again
+    for i in range(REMEMBERED):
+        remembered_source_hash(f"{made}# {i}\n")
+    assert remembered_source_hash(arrived) == source_hash(made)  # forgotten: hashed
