@@ -35,7 +35,7 @@ from typing import Any
 from kernelevo.distributed.island_actor import IslandActor, model_keys
 from kernelevo.distributed.island_channel import IslandChannel
 from kernelevo.distributed.island_tells import RETRY_WAIT_S, IslandTells
-from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, remember_source_hash
 from kernelevo.records.elite import Elite
 from kernelevo.records.run import StopReason
 from kernelevo.records.run_config import RunConfig
@@ -310,16 +310,19 @@ class RemoteIslands:
                 channel.dry = True  # no new elite reached it meanwhile: wait for one
             # an island whose view has no elite yet (its tells on their way) has tried nothing either
             return NOTHING_TO_VARY if asked.note == NOTHING_TO_VARY or not self._has_view(island) else None
-        if candidate.source_hash in self.state.seen_sources:  # made by another island (or this one, before)
+        if asked.source_hash:
+            remember_source_hash(candidate.source, asked.source_hash)
+        source_hash = candidate.source_hash
+        if source_hash in self.state.seen_sources:  # made by another island (or this one, before)
             failure = OperatorFailure(operator=candidate.operator, kind="duplicate",
                                       message="an identical kernel was already made (by another island)",
                                       parent_ids=candidate.parent_ids, usage=candidate.usage)
             self.fail(failure)
-            self.tells.enqueue(channel, Duplicate(failure))
+            self.tells.enqueue(channel, Duplicate(failure, source_hash))
             return None
         numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
         self.record(numbered)
-        source_hash = numbered.source_hash
+        channel.made[numbered.id] = source_hash
         for other in self.channels:  # told with the next tells: the other islands do not make it again
             if other is not channel:
                 other.seen.append(source_hash)

@@ -67,7 +67,7 @@ class IslandActor:
         """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
         return [await self.body.ask(instant=instant) for instant in instants]
 
-    def tell(self, messages: list[Message]) -> str:
+    def tell(self, messages: list[Message]) -> tuple[str, list[int]]:
         return self.body.tell(messages)
 
     async def drain(self) -> Asked:

@@ -28,6 +28,7 @@ class IslandChannel:
         self.requests: list[tuple[asyncio.Future[tuple[Asked, int] | None], bool]] = []  # asks waiting to be sent
         self.pumps = 0  # batches of asks under way
         self.seen: list[str] = []  # source hashes other islands' candidates took since the last flush
+        self.made: dict[int, str] = {}  # candidates it made, not yet told, id: source hash (told by reference)
         self.failing_since: float | None = None  # time.monotonic() of the first tell that failed, in a row
         self.unavailable_until = 0.0  # time.monotonic(): a call failed, it is restarting; not asked before then
         self.dead = False

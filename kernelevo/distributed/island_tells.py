@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from kernelevo.distributed.island_channel import IslandChannel
-from kernelevo.search.island import Duplicate, Message, Seen
+from kernelevo.search.island import Duplicate, Message, Seen, Told, ToldOwn
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class IslandTells:
             if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
                 batch, inserts = channel.pending, channel.inserts_pending
                 channel.pending, channel.inserts_pending = [], 0
-                ref = channel.actor.tell.remote(batch)
+                ref = channel.actor.tell.remote(_by_reference(channel, batch))
                 task = asyncio.get_running_loop().create_task(self._delivered(channel, ref, batch, inserts))
                 self.watching.add(task)
                 task.add_done_callback(self.watching.discard)
@@ -99,7 +99,7 @@ class IslandTells:
         from ray.exceptions import RayActorError
 
         try:
-            incarnation = await ref
+            incarnation, unknown = await ref
         except RayActorError:  # it died: told again once it is back (it rebuilt the rest from storage)
             now = time.monotonic()
             channel.unavailable_until = now + RETRY_WAIT_S
@@ -116,11 +116,30 @@ class IslandTells:
             self.flush()
             return
         channel.failing_since = None
+        if unknown:  # it restarted since it made them: told again whole (no longer in channel.made)
+            missing = set(unknown)
+            channel.pending[:0] = [m for m in batch if isinstance(m, Told) and m.candidate.id in missing]
+            channel.inserts_pending += 1
         channel.recent.extend(m for m in batch if not isinstance(m, Duplicate))
         if inserts:
             channel.delivered += 1
             channel.dry = False
         self.answered_by(channel, incarnation)
+
+
+def _by_reference(channel: IslandChannel, batch: list[Message]) -> list[Message]:
+    """``batch`` as sent: the island's own candidates (:attr:`IslandChannel.made`) by reference (:class:`ToldOwn`),
+    once; the rest whole. What is kept to be told again (a failed batch, :attr:`IslandChannel.recent`) stays
+    whole."""
+    sent: list[Message] = []
+    for message in batch:
+        source_hash = channel.made.pop(message.candidate.id, None) if isinstance(message, Told) else None
+        if source_hash is not None:
+            assert isinstance(message, Told)
+            sent.append(ToldOwn(message.candidate.id, source_hash, message.results))
+        else:
+            sent.append(message)
+    return sent
 
 
 __all__ = ["FLUSH_EVERY_S", "GIVE_UP_S", "RETRY_WAIT_S", "IslandTells"]

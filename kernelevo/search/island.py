@@ -29,7 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kernelevo.archive.descriptors import descriptor_set
-from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, PromptEvolution, Usage
+from kernelevo.records.candidate import (
+    Candidate,
+    Evaluated,
+    OperatorFailure,
+    PromptEvolution,
+    Usage,
+    remember_source_hash,
+)
 from kernelevo.records.elite import Elite
 from kernelevo.records.result import EvalResult
 from kernelevo.records.run_config import RunConfig
@@ -74,6 +81,18 @@ class Told:
 
 
 @dataclass
+class ToldOwn:
+    """One of this island's own candidates, evaluated, named by the number the driver gave it and its source's
+    hash: the island holds the rest (sending each candidate back whole cost the driver a sixth of its time in
+    pickling, and the island as much again: benchmarks/README.md, 2026-12-03). One the island does not hold
+    (it restarted since it made it) is answered as unknown, and the driver tells it again as a :class:`Told`."""
+
+    candidate_id: int
+    source_hash: str
+    results: list[tuple[str, EvalResult, list[float] | None]]
+
+
+@dataclass
 class Migrant:
     """An elite of another island that took a cell of this island's archive of record."""
 
@@ -89,6 +108,7 @@ class Duplicate:
     operator made nothing new."""
 
     failure: OperatorFailure
+    source_hash: str = ""  # the kernel's: the island forgets the candidate it made
 
 
 @dataclass
@@ -98,7 +118,7 @@ class Seen:
     hashes: list[str]
 
 
-Message = Told | Migrant | Duplicate | Seen
+Message = Told | ToldOwn | Migrant | Duplicate | Seen
 
 
 @dataclass
@@ -109,6 +129,7 @@ class Asked:
     island: int
     incarnation: str  # new each time the island (re)starts: the driver tells a restarted island again
     candidate: Candidate | None = None
+    source_hash: str = ""  # the candidate's (hashed again, a new string after Ray, it cost the driver as much)
     note: str = ""  # why no candidate (NOTHING_TO_VARY: every parent used up by the instant operator)
     failures: list[OperatorFailure] = field(default_factory=list)
     prompts: list[MetaPrompt] = field(default_factory=list)  # its population, when it changed
@@ -136,6 +157,7 @@ class IslandEmitter:
                            record=self._made, fail=self._failed, save_prompts=self._prompts_changed,
                            islands=[island])
         self._told: set[tuple[int, str]] = set()  # (candidate id, hardware) told: telling is idempotent
+        self._unnumbered: dict[str, Candidate] = {}  # made here, by source hash, until told (ToldOwn) or refused
         self._failures: list[OperatorFailure] = []  # recorded by the driver with the next ask's answer
         self._evolutions: list[PromptEvolution] = []
         self._prompts_dirty = False
@@ -206,6 +228,7 @@ class IslandEmitter:
 
     def _answer(self, candidate: Candidate | None, note: str) -> Asked:
         asked = Asked(island=self.island, incarnation=self.incarnation, candidate=candidate, note=note,
+                      source_hash=candidate.source_hash if candidate is not None else "",
                       failures=self._failures, evolutions=self._evolutions, llm_failed=self._llm_failed)
         if self._prompts_dirty:
             asked.prompts = [p.model_copy() for p in self._prompts.prompts]
@@ -232,6 +255,7 @@ class IslandEmitter:
     def _made(self, candidate: Candidate) -> None:
         """The producer made a candidate: its source is known here at once; the driver numbers it."""
         self.state.seen_sources.add(candidate.source_hash)
+        self._unnumbered[candidate.source_hash] = candidate
         self.state.usage = self.state.usage + candidate.usage
         if candidate.operator.startswith("llm"):
             self.state.llm_samples += 1
@@ -270,10 +294,23 @@ class IslandEmitter:
         self._prompts_dirty = True
 
     # -- told --------------------------------------------------------------------------------------
-    def tell(self, messages: list[Message]) -> str:
-        """Outcomes and migrants, in the driver's order (each known one skipped); the incarnation told."""
+    def tell(self, messages: list[Message]) -> tuple[str, list[int]]:
+        """Outcomes and migrants, in the driver's order (each known one skipped). Returns the incarnation
+        told, and the ids of the :class:`ToldOwn` candidates it does not hold (to be told again whole)."""
+        unknown: list[int] = []
         for message in messages:
-            if isinstance(message, Told):
+            if isinstance(message, ToldOwn):
+                made = self._unnumbered.pop(message.source_hash, None)
+                if made is None:
+                    if all((message.candidate_id, hw) not in self._told for hw, _, _ in message.results):
+                        unknown.append(message.candidate_id)
+                    continue
+                numbered = made.model_copy(update={"id": message.candidate_id})
+                remember_source_hash(numbered.source, message.source_hash)  # (hashed when made, a second ago)
+                for hardware, result, measures in message.results:
+                    self._tell_one(numbered, hardware, result, measures)
+            elif isinstance(message, Told):
+                self._unnumbered.pop(message.candidate.source_hash, None)
                 for hardware, result, measures in message.results:
                     self._tell_one(message.candidate, hardware, result, measures)
             elif isinstance(message, Migrant):
@@ -281,8 +318,9 @@ class IslandEmitter:
             elif isinstance(message, Seen):
                 self.state.seen_sources.update(message.hashes)
             else:
+                self._unnumbered.pop(message.source_hash, None)
                 self.emitter.tell_failure(message.failure)
-        return self.incarnation
+        return self.incarnation, unknown
 
     def _tell_one(self, candidate: Candidate, hardware: str, result: EvalResult, measures: list[float] | None,
                   *, replayed: bool = False) -> None:
@@ -327,4 +365,4 @@ class IslandEmitter:
         return self.state.usage
 
 
-__all__ = ["Asked", "Duplicate", "IslandEmitter", "IslandPrompts", "Message", "Migrant", "Seen", "Told"]
+__all__ = ["Asked", "Duplicate", "IslandEmitter", "IslandPrompts", "Message", "Migrant", "Seen", "Told", "ToldOwn"]

@@ -11,10 +11,10 @@ import pytest
 from kernelevo.archive.descriptors import descriptor_set
 from kernelevo.distributed.simulated import made_up_measures, simulated_result
 from kernelevo.evaluation import EvalOptions
-from kernelevo.records.candidate import Candidate, Evaluated
+from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure
 from kernelevo.records.elite import Elite
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import IslandEmitter, IslandPrompts, Migrant, Seen, Told
+from kernelevo.search.island import Duplicate, IslandEmitter, IslandPrompts, Migrant, Seen, Told, ToldOwn
 from kernelevo.search.islands import destination
 from kernelevo.search.producer import NOTHING_TO_VARY
 from kernelevo.spec import read_spec
@@ -76,6 +76,32 @@ def test_an_island_makes_candidates_for_itself_from_what_it_was_told_once(matmul
     assert island.state.result_of(50, "simulated") is not None
     island.tell([Seen(["made-by-island-0"])])  # another island's kernel: never made here again
     assert "made-by-island-0" in island.state.seen_sources
+
+
+def test_an_island_told_its_own_candidate_by_reference_holds_it_numbered(matmul) -> None:
+    config = RunConfig(islands=2, evaluation=EvalOptions(device="cpu"))
+    island = IslandEmitter(matmul, config, 1)
+    island.tell([told(c) for c in seeds(matmul, 1)])
+    made = [asyncio.run(island.ask()).candidate for _ in range(3)]
+    assert all(m is not None for m in made)
+    kept, refused, forgotten = made
+    assert kept is not None and refused is not None and forgotten is not None
+    message = told(kept.model_copy(update={"id": 70}))
+    by_reference = ToldOwn(70, kept.source_hash, message.results)
+    before = island.state.evaluated_count()
+    refused_failure = OperatorFailure(operator="template", kind="duplicate", message="made by island 0")
+    assert island.tell([by_reference, Duplicate(refused_failure, refused.source_hash)]) == (island.incarnation, [])
+    numbered = island.state.candidates[70]
+    assert numbered.source == kept.source and numbered.parent_ids == kept.parent_ids and numbered.island == 1
+    assert island.state.evaluated_count() == before + 1
+    assert island.tell([by_reference]) == (island.incarnation, [])  # told again: known, skipped
+    assert island.state.evaluated_count() == before + 1
+    # what it does not hold (a restarted island's, or one it refused) comes back by its id, to be told whole
+    elsewhere = ToldOwn(71, "0" * 16, message.results)
+    refused_ref = ToldOwn(72, refused.source_hash, message.results)
+    assert island.tell([elsewhere, refused_ref]) == (island.incarnation, [71, 72])
+    assert island.state.evaluated_count() == before + 1
+    assert list(island._unnumbered) == [forgotten.source_hash]
 
 
 def test_a_rebuilt_island_sees_what_a_told_one_sees(matmul) -> None:
