@@ -8,7 +8,7 @@ import pytest
 
 from kernelevo.archive.descriptors import LEVELS
 from kernelevo.archive.elites import ElitesArchive
-from kernelevo.records.elite import AddStatus
+from kernelevo.records.elite import AddStatus, Elite
 from kernelevo.records.result import EvalResult, Stage, Timing
 from kernelevo.search.state import objective_of
 
@@ -155,6 +155,23 @@ def test_elites_best_and_statistics() -> None:
     # the QD score sums each elite's objective above the offset of -10
     objectives = [0.3 + math.log(1.5), -0.2, 0.9]
     assert a.qd_score == pytest.approx(sum(o + 10 for o in objectives))
+
+
+def test_pyribs_grid_holds_the_elites_listed_after_many_adds() -> None:
+    import random
+
+    a, rng = archive(), random.Random(0)
+
+    def by_cell(e: Elite) -> int:
+        return e.cell
+
+    for i in range(600):  # many into the same cells, some read between (the grid takes them in batches)
+        a.add(i, rng.uniform(-2, 2), tuple(rng.uniform(d.low, d.high) for d in DESCRIPTORS), rel_iqr=0.01)
+        if i % 97 == 0:
+            assert sorted(a.stored(), key=by_cell) == sorted(a.elites(), key=by_cell)
+    assert sorted(a.stored(), key=by_cell) == sorted(a.elites(), key=by_cell) and len(a) == len(a.grid) > 40
+    assert a.best() == max(a.elites(), key=lambda e: e.objective)
+    assert a.qd_score == pytest.approx(sum(e.objective + 10 for e in a.elites()))
 
 
 def test_constructor_errors() -> None:
