@@ -209,7 +209,7 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     goes back to a library call of bf16 parts, and its split carries every bit of fp32's operands: the six
     products, taken in float64, are as near the exact product as fp32's own GEMM (a transposed operand's strides,
     and batched); a K past _KEV_X6_MAX_K is split, one slice per 4096 at least, so that no sum on the tensor cores
-    is longer; one past _KEV_X6_LONGEST_K stays fp32. Not offered where kernels are interpreted."""
+    is longer; one past _KEV_X6_LONGEST_K stays fp32 (split too). Not offered where kernels are interpreted."""
     x6 = x6_moves(LARGE_K)["torch.mm -> a Triton GEMM of its own (_kev_gemm_0, fp32 as bf16x6 on the tensor cores)"]
     assert check_source(x6) == [] and "torch.mm(" not in x6 and "BLOCK_N=256, BLOCK_K=64" in x6
     assert swaps(x6) == {}  # no library call left, and the launch on bf16 parts never goes back as one
@@ -232,7 +232,8 @@ def test_an_fp32_library_gemm_becomes_six_bf16_products_whose_parts_sum_to_fp32(
     # K split: 2 ways at K = 5000 (past 4096), as tuned (5) where that is more; 1 at the sizes below the limit
     assert (small["splits"], batched["splits"], long_k["splits"]) == (1, 1, 2)
     assert (small["kept"], long_k["kept"]) == (5, 5)
-    assert longest["a"] == [4, 8200] and longest["parts"] == "torch.float32" and longest["splits"] == 1  # exact fp32
+    # past _KEV_X6_LONGEST_K: exact fp32, its K split one slice per _KEV_X6_LONGEST_K
+    assert longest["a"] == [4, 8200] and longest["parts"] == "torch.float32" and longest["splits"] == 2
     assert "SPLIT_K=_kev_x6_split_k(_kev_gemm_0_a, _kev_gemm_0_dtype, _kev_gemm_0_split_k)" in x6
 
 
@@ -313,8 +314,9 @@ def test_an_fp32_specs_library_seed_gets_a_bf16x6_twin_and_its_fused_epilogue() 
 def test_on_a_gpu_a_bf16x6_gemm_is_correct_on_every_variant(spec: str, source: str) -> None:
     """Compiled for the GPU, where bf16 products are right: fp32 batched and square GEMMs as six bf16 products are
     judged correct at the spec's tolerance on every variant (odd sizes and a small K included), no library call
-    left; at K = 262,144, past _KEV_X6_LONGEST_K, the operands stay fp32 (split 64 ways they were 22x cuBLAS fp32's
-    error, and judged wrong); an fp16 spec's operands are not split, and its GEMM is still right."""
+    left; at K = 262,144, past _KEV_X6_LONGEST_K, the operands stay fp32 (as 64 slices of bf16 parts they were 22x
+    cuBLAS fp32's error, and judged wrong) and K is split 32 ways (one fp32 sum a tile was judged wrong too); an
+    fp16 spec's operands are not split, and its GEMM is still right."""
     (x6,) = x6_moves(source).values()
     with Evaluator(read_spec(str(ROOT / spec)), EvalOptions(baselines=["eager"])) as evaluator:
         result = evaluator.evaluate(x6)
