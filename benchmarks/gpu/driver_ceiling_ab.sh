@@ -1,38 +1,44 @@
 #!/usr/bin/env bash
-# Two versions of the driver at 2,048 simulated evaluators, interleaved A B A B..., on a GPU host's 16 cores
-# (source benchmarks/gpu/setup.sh first, with Ray staged as GPU.md says).
-# Usage: bash benchmarks/gpu/driver_ceiling_ab.sh OUT A_ROOT A_LABEL B_ROOT B_LABEL PAIRS ISLANDS[,ISLANDS...]
-#   each ROOT holds kernelevo/, benchmarks/driver_ceiling.py and examples/matmul_epilogue/ (A: `git archive`
-#   of main's head, say; B: the working tree); OUT/driver_ceiling-ab.json gets every row, with its code and rep
+# Issue 38's 2-core measure as an A/B on a noisy host: an older version of the package and this tree, side by side
+# on disjoint pairs of cores at once (each run: 2,048 simulated evaluators, 1 island then 2, 14 rounds), then swapped,
+# so that both see the same load. Source benchmarks/gpu/setup.sh first, with Ray staged as GPU.md says.
+# Usage: bash benchmarks/gpu/driver_ceiling_ab.sh OUT BASE PAIRS
+#   BASE:  a folder holding the other version's kernelevo/, benchmarks/driver_ceiling.py and examples/matmul_epilogue/
+#          (git archive COMMIT kernelevo benchmarks/driver_ceiling.py examples/matmul_epilogue | tar -x -C BASE)
+#   PAIRS: base/new pairs run at once (4 cores each: PAIRS <= cores / 4)
+# Prints each run's ratio, bound and CPU a result, and the medians; the runs' files go to OUT/ab.tgz.
 set -u
-out=${1:?} a_root=${2:?} a_label=${3:?} b_root=${4:?} b_label=${5:?} pairs=${6:-3} islands=${7:-8}
+out=${1:?an output folder}; base=$(cd "${2:?a folder with the base version}" && pwd); pairs=${3:-3}
 export RAY_AUTH_MODE=disabled PATH=/tmp/site/bin:$PATH
-last=$(( $(nproc) > 16 ? 15 : $(nproc) - 1 ))
-for rep in $(seq 1 "$pairs"); do
-  for n in ${islands//,/ }; do
-    for side in a b; do
-      if [ $side = a ]; then root=$a_root; else root=$b_root; fi
-      PYTHONPATH=$root:/tmp/site taskset -c 0-$last python3 "$root/benchmarks/driver_ceiling.py" --counts 2048 \
-        --islands "$n" --no-profile --out "$out/ab-$side-$n-$rep.json" >> "$out/ab.log" 2>&1
-      grep "island(s):" "$out/ab.log" | tail -1
-    done
+root=$PWD
+mkdir -p "$out/ab"
+run() {  # which cores tag
+  local dir=$root; [ "$1" = base ] && dir=$base
+  (cd "$dir" && PYTHONPATH=$dir:/tmp/site taskset -c "$2" python3 benchmarks/driver_ceiling.py --counts 2048 \
+    --islands 1,2 --rounds 14 --no-profile --out "$out/ab/$1-$3.json" > "$out/ab/$1-$3.log" 2>&1)
+}
+for round in 1 2; do
+  for p in $(seq 0 $((pairs - 1))); do
+    a=$((4 * p))
+    if [ $round = 1 ]; then first=base; second=new; else first=new; second=base; fi
+    run $first "$a-$((a + 1))" "r$round-p$p" & sleep 2  # (staggered: each starts a Ray of its own)
+    run $second "$((a + 2))-$((a + 3))" "r$round-p$p" & sleep 2
   done
+  wait
 done
-python3 - "$out" "$a_label" "$b_label" <<'PY'
+python3 - "$out/ab" <<'PY'
 import glob, json, statistics, sys
-out, labels = sys.argv[1], {"a": sys.argv[2], "b": sys.argv[3]}
-rows = []
-for path in sorted(glob.glob(f"{out}/ab-*.json")):
-    side, _, rep = path.rsplit("/", 1)[1][3:-5].split("-")
-    for row in json.load(open(path))["rows"]:
-        rows.append({**row, "code": labels[side], "rep": int(rep)})
-json.dump({"rows": rows}, open(f"{out}/driver_ceiling-ab.json", "w"), indent=1)
-for islands in sorted({r["islands"] for r in rows}):
-    for label in labels.values():
-        mine = [r for r in rows if r["islands"] == islands and r["code"] == label]
-        print(f"{islands} islands, {label}: results/s {[round(r['results_per_s']) for r in mine]} "
-              f"mean {statistics.mean(r['results_per_s'] for r in mine):.0f}; busy "
-              f"{[round(100 * r['busy_fraction']) for r in mine]}%; driver ms/result "
-              f"{statistics.mean(r.get('steady_driver_cpu_ms_per_result', 0) for r in mine):.3f}, writer "
-              f"{statistics.mean(r.get('steady_writer_cpu_ms_per_result', 0) for r in mine):.3f}")
+runs = {}
+for path in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    which, tag = path.rsplit("/", 1)[1][:-5].split("-", 1)
+    d = json.load(open(path))
+    one, two = d["rows"]
+    runs.setdefault(which, []).append((tag, two["results_per_s"] / one["results_per_s"], d["split_bounds"][0]["cpu_bound_ratio"],
+                                       one["steady_rest_cpu_ms_per_result"], two["steady_rest_cpu_ms_per_result"]))
+print("version run ratio bound rest-ms-a-result(1 island) rest(2 islands)")
+for which, rows in runs.items():
+    for row in rows:
+        print(which, row[0], *(round(x, 3) for x in row[1:]))
+    print(which, "median", *(round(statistics.median(r[k] for r in rows), 3) for k in range(1, 5)))
 PY
+tar -czf "$out/ab.tgz" -C "$out" ab && rm -rf "$out/ab"
