@@ -52,10 +52,10 @@ class ElitesArchive:
         # again, and what elites() lists
         self._by_cell: dict[int, Elite] = {}
         # Elites that took a cell since pyribs last read: added to its grid together before it is read
-        # (_grid). One add_single cost 0.28 ms and reading every elite back 0.4 ms, a fifth of a driver's
-        # telling a result at 2,048 evaluators, and as much again in each island's view (benchmarks/README.md,
-        # 2026-12-03). Each cell's latest only (it beats the earlier ones), so that what waits is bounded by the
-        # cells, in an archive nobody reads (an island's view).
+        # (_grid). One add_single cost 0.15 ms and reading every elite back 0.2 ms (benchmarks/archive_add.py);
+        # adds were 8% of a driver's samples with 2 islands at 2,048 evaluators, and 3% of each island's, which
+        # keeps a view of its own (benchmarks/README.md, 2026-12-03). Each cell's latest only (it beats the
+        # earlier ones), so that what waits is bounded by the cells, in an archive nobody reads (an island's view).
         self._unsynced: dict[int, Elite] = {}
         self._elites: list[Elite] | None = None  # elites() since the last change
         self._race: Race | None = None  # race() since the last change
@@ -131,14 +131,6 @@ class ElitesArchive:
     def best(self) -> Elite | None:
         best = self._grid().best_elite
         return None if best is None else _elite(best)
-
-
-    def stored(self) -> list[Elite]:
-        """The elites as pyribs' grid holds them (what :meth:`elites` lists, read back from pyribs)."""
-        data = self._grid().data()
-        return [Elite(int(cid), float(obj), tuple(float(m) for m in meas), int(idx), float(iqr))
-                for cid, obj, meas, idx, iqr in zip(data["candidate_id"], data["objective"], data["measures"],
-                                                     data["index"], data["rel_iqr"], strict=True)]
 
 
 def _elite(data: dict) -> Elite:
