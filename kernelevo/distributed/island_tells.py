@@ -133,9 +133,7 @@ def _by_reference(channel: IslandChannel, batch: list[Message]) -> list[Message]
     whole."""
     sent: list[Message] = []
     for message in batch:
-        source_hash = channel.made.pop(message.candidate.id, None) if isinstance(message, Told) else None
-        if source_hash is not None:
-            assert isinstance(message, Told)
+        if isinstance(message, Told) and (source_hash := channel.made.pop(message.candidate.id, None)) is not None:
             sent.append(ToldOwn(message.candidate.id, source_hash, message.results))
         else:
             sent.append(message)
