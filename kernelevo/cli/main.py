@@ -16,9 +16,11 @@ The database is a SQLite file in the user's data directory, ``--db PATH``, or
 
 Exit status: 0 for success (a finished run, a correct kernel, a valid spec), 1 for a
 rejected kernel or a run that found no correct kernel, 2 for bad input (a missing file,
-a broken spec, a configuration that cannot work, a database that cannot be used), 130
-for a command Ctrl-C ended (a run stopped at once by a second Ctrl-C is left interrupted,
-to resume). Bad input is one line on stderr naming the argument, never a traceback.
+a broken spec, a configuration that cannot work, a database that cannot be used), 3 for a
+failure kernelevo did not expect (a bug, or its environment: Ray that would not start; the
+traceback follows one line naming it), 130 for a command Ctrl-C ended (a run stopped at once
+by a second Ctrl-C is left interrupted, to resume). Bad input is one line on stderr naming
+the argument, never a traceback.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from kernelevo import __version__
 LIBRARY_HELP = ("vendor-library families a kernel may hand to torch: default (the spec's setting, else gemm, conv, "
                 "attention and rnn), pure (none), or a list such as gemm,conv")
 
-EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT, EXIT_UNEXPECTED = 0, 1, 2, 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -182,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C before anything was written (a run's own is handled by cli.run)
         Console(stderr=True).print(f"interrupted: kernelevo {args.command} stopped", highlight=False)
         return 130
+    except Exception as exc:  # Python's own exit status for a traceback, 1, would read as "rejected"
+        import traceback
+
+        traceback.print_exc()
+        Console(stderr=True).print(f"[bold red]error:[/] kernelevo {args.command} failed unexpectedly: "
+                                   f"{type(exc).__name__}: {exc}", highlight=False, soft_wrap=True)
+        return EXIT_UNEXPECTED
 
 
 def _command(args: argparse.Namespace, console: Console) -> int:

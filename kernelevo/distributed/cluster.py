@@ -54,7 +54,7 @@ def connect(*, local_gpus: int | None = None) -> ClusterInfo:
         if address:
             ray.init(address=address, log_to_driver=True)
         else:
-            ray.init(**local_options(local_gpus if local_gpus is not None else real_gpus or 1))
+            _start_local(local_options(local_gpus if local_gpus is not None else real_gpus or 1))
     resources = ray.cluster_resources()
     accelerators = {}
     for key, value in resources.items():
@@ -64,6 +64,23 @@ def connect(*, local_gpus: int | None = None) -> ClusterInfo:
                        cpu_only=real_gpus == 0)
     log.info(info.describe())
     return info
+
+
+def _start_local(options: dict[str, Any]) -> None:
+    """``ray.init`` a local instance, once more if the first start fails.
+
+    Ray picks a local instance's ports before its processes bind them, so two instances starting
+    at once on one machine (two commands, two test workers) can pick the same port and one
+    fails to start (ray-project/ray#53906, #18053); a second start picks other ports.
+    """
+    import ray
+
+    try:
+        ray.init(**options)
+    except Exception as exc:  # whatever failed, a second start tells; its error is the one raised
+        log.warning("a local Ray failed to start (%s: %s); starting it once more", type(exc).__name__, exc)
+        ray.shutdown()
+        ray.init(**options)
 
 
 def local_options(gpus: int) -> dict[str, Any]:

@@ -113,7 +113,7 @@ def test_eval_kernelbench_layout_on_ray(tmp_path: Path) -> None:
     problems, generations = kernelbench_layout(tmp_path)
     out = tmp_path / "ray.jsonl"
     done = kernelevo("eval", "--kernelbench", str(problems), str(generations), "--out", str(out), "--device", "cpu")
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 1 and out.exists(), done.stderr
     verdicts = {json.loads(line)["key"]: json.loads(line)["result"]["error"] for line in out.read_text().splitlines()}
     assert verdicts == {"level1/problem1/sample0": None, "level1/problem1/sample1": "nan_inf_mismatch",
                         "level1/problem1/sample2": None, "level1/problem2/sample0": "spec_error"}
@@ -150,3 +150,18 @@ def test_keep_warm_judges_the_next_command_on_the_started_judge(tmp_path: Path) 
     while list((tmp_path / "warm").glob("*.sock")) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not list((tmp_path / "warm").glob("*.sock")) and not list((tmp_path / "warm").glob("*.key"))
+
+
+def test_an_unexpected_failure_exits_3_not_1_which_means_rejected(monkeypatch, capsys) -> None:
+    """A traceback's own exit status, 1, would read as "a rejected kernel" to a script or a test."""
+    import importlib
+
+    cli_main = importlib.import_module("kernelevo.cli.main")
+
+    def broken(args, console):
+        raise RuntimeError("Ray would not start")
+
+    monkeypatch.setattr(cli_main, "_command", broken)
+    assert cli_main.main(["spec", str(GELU / "spec.py")]) == cli_main.EXIT_UNEXPECTED == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "kernelevo spec failed unexpectedly: RuntimeError: Ray would not start" in err
