@@ -178,8 +178,9 @@ async def run_search(
             raise RunSetupError(str(exc)) from None
         islands = await start_islands(db, run_id, spec, config)
         # with island actors the driver's CPU is what keeps the evaluators busy: the store's transactions are
-        # made in a writer process beside it (kernelevo.storage.writer_process)
-        recorder = RunRecorder(db, run_id, owner=owner, writer_process=islands is not None)
+        # made in a writer process beside it (kernelevo.storage.writer_process), where a core is left for it
+        recorder = RunRecorder(db, run_id, owner=owner,
+                               writer_process=islands is not None and islands.spare_core_here())
         loop = Scheduler(spec=spec, config=config, state=state, pool=pool, operators=operators, store=recorder,
                           llm=None if islands else llm, on_event=on_event, previous_elapsed_s=previous_s,
                           islands=islands)
