@@ -45,6 +45,9 @@ class VariationRequest:
     meta: MetaPrompt | None = None
     library: tuple[str, ...] = LIBRARY_FAMILIES  # the run's library policy, stated in the LLM's rules
     bf16x6: bool = True  # the spec lets the moves run fp32 GEMMs as six bf16 products (SpecSettings.bf16x6)
+    # (share, shares): the template operator's parameter moves of the first parent kept to this share of them,
+    # where island actors each vary the same parent (a seed) and would otherwise make the same kernels
+    partition: tuple[int, int] | None = None
 
 
 @dataclass
@@ -94,7 +97,7 @@ class TemplateOperator(Operator):
         restructured = functools.partial(restructure, parent, request.rng, request.hardware.interpreted,
                                          bf16x6=request.bf16x6)
         moved = restructured() if request.rng.random() < self.restructure_rate else None
-        mutated = moved or template.mutate(parent, request.rng) or restructured()
+        mutated = moved or template.mutate(parent, request.rng, partition=request.partition) or restructured()
         if mutated is None:
             return Proposal.failed("no_change", "the kernel exposes no tunable literal (block sizes, warps, stages)")
         return Proposal(mutated[0], mutated[1])

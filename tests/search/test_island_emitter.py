@@ -120,3 +120,25 @@ def test_a_rebuilt_island_sees_what_a_told_one_sees(matmul) -> None:
     assert rebuilt.elite_ids() == live.elite_ids() and theirs.id in live.elite_ids()["simulated"]
     assert rebuilt.state.evaluated_count() == live.state.evaluated_count() == len(mine)
     assert asyncio.run(rebuilt.ask()).note != NOTHING_TO_VARY
+
+
+def test_island_actors_share_a_seeds_moves_and_keep_their_own_elites_whole(matmul) -> None:
+    """Every island holds the seeds: each varies its own share of a seed's parameter moves (no two make the same
+    kernel from it); an island's own elite, and the islands of one process (which see each other's kernels at
+    once), vary the whole neighbourhood."""
+    config = RunConfig(islands=2, evaluation=EvalOptions(device="cpu"))
+    seed, = seeds(matmul, 0)[:1]
+    own = Candidate(id=9, source=seed.source + "\n# made here", operator="template", island=1)
+    producers = [IslandEmitter(matmul, config, i).emitter.producer for i in range(2)]
+    assert [p._partition(seed) for p in producers] == [(0, 2), (1, 2)]
+    assert producers[1]._partition(own) is None
+    alone = IslandEmitter(matmul, RunConfig(islands=1, evaluation=EvalOptions(device="cpu")), 0).emitter.producer
+    assert alone._partition(seed) is None
+    made = []
+    for i in range(2):  # what each island makes from the seed alone: none makes the other's
+        island = IslandEmitter(matmul, config, i)
+        island.tell([told(c) for c in seeds(matmul, i)[:1]])  # (the seed as this island holds it)
+        asks = [asyncio.run(island.ask(instant=True)).candidate for _ in range(40)]
+        # (its parameter moves, "BLOCK_M 64 -> 128": the few restructurings of a parent are not shared out)
+        made.append({c.source for c in asks if c is not None and " -> " in c.note})
+    assert made[0] and made[1] and not made[0] & made[1]

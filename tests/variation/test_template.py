@@ -17,6 +17,7 @@ from kernelevo.variation.moves.template import (
     crossover,
     find_tunables,
     mutate,
+    share_of,
     sweep,
 )
 
@@ -287,6 +288,22 @@ def test_mutate_is_deterministic_for_a_seeded_rng(examples_dir: Path) -> None:
     assert runs[0] == runs[1]
     rng_a, rng_b = random.Random(11), random.Random(11)
     assert [mutate(source, rng_a) for _ in range(10)] == [mutate(source, rng_b) for _ in range(10)]
+
+
+def test_shares_of_a_parents_moves_make_disjoint_kernels_that_together_are_its_neighbourhood(
+        examples_dir: Path) -> None:
+    """Island actors varying the same seed each draw from their own share of its moves: none makes another's."""
+    source = seed(examples_dir, "matmul_epilogue")
+    unshared = {mutate(source, random.Random(i))[0] for i in range(600)}
+    shares = [{made[0] for i in range(600) if (made := mutate(source, random.Random(i), partition=(k, 2)))}
+              for k in range(2)]
+    assert shares[0] and shares[1] and not shares[0] & shares[1]
+    assert len(shares[0] | shares[1]) > 0.8 * len(unshared)  # the shares cover the neighbourhood between them
+    tunables = {t.key: t for t in find_tunables(source)}
+    for k, made in enumerate(shares):
+        for new in made:
+            changes = {tunables[key]: value for key, value in values(new).items() if value != tunables[key].value}
+            assert share_of(changes, 2) == k
 
 
 def test_sweep_lists_every_single_step_neighbour(examples_dir: Path) -> None:

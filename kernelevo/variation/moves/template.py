@@ -26,13 +26,14 @@ import functools
 import itertools
 import math
 import random
+import zlib
 
 from kernelevo.utils.cuda_source import is_cuda_source
 from kernelevo.variation.source import cuda_limits, template_cuda, template_triton, triton_limits
 from kernelevo.variation.source.tunable import MAX_BLOCK, STAGES, UNROLLS, WARPS, Link, Tunable
 
 __all__ = ["JUMP_STEPS", "MAX_BLOCK", "STAGES", "UNROLLS", "WARPS", "Link", "Tunable", "apply", "crossover",
-           "describe", "find_tunables", "mutate", "space", "sweep"]
+           "describe", "find_tunables", "mutate", "share_of", "space", "sweep"]
 
 JUMP_STEPS = 3  # the farthest a jump moves a parameter along its choices
 TRIES = 20  # draws a mutation gets to find a mutant within the hardware's limits
@@ -78,27 +79,40 @@ def describe(changes: dict[Tunable, int]) -> str:
     return ", ".join(f"{t.name} {t.value} -> {v}" for t, v in changes.items()) or "no change"
 
 
-def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: float = 0.25) -> tuple[str, str] | None:
+def mutate(source: str, rng: random.Random, *, max_changes: int = 2, jump_rate: float = 0.25,
+           partition: tuple[int, int] | None = None) -> tuple[str, str] | None:
     """``source`` with one or two parameters moved; None when nothing is tunable.
 
     Most moves go to a neighbouring value (a local search around the elite); with
     ``jump_rate`` a parameter jumps up to ``JUMP_STEPS`` values away instead, so the
     search does not stall once every neighbour of every elite has been tried.
+    ``partition`` ``(share, shares)``: only the moves of that share (:func:`share_of`), so that
+    processes varying the same parent make different kernels.
     """
     tunables = _movable(source)
     if not tunables:
         return None
     cuda = _is_cuda(source)
-    for _ in range(TRIES):
+    shares = partition[1] if partition is not None else 1
+    for _ in range(TRIES * shares):  # (a move of another share costs a few draws of the generator)
         count = 1 if len(tunables) == 1 or rng.random() < 0.6 else min(max_changes, len(tunables))
         changes = {}
         for t in rng.sample(tunables, count):
             steps = JUMP_STEPS if rng.random() < jump_rate else 1
             changes[t] = rng.choice(t.neighbours(steps))
+        if partition is not None and share_of(changes, shares) != partition[0]:
+            continue
         new = _mutant(source, changes, cuda)
         if new is not None:
             return new, describe(changes)
     return None
+
+
+def share_of(changes: dict[Tunable, int], shares: int) -> int:
+    """Which of ``shares`` a move belongs to: the same in every process (no salted ``hash``), whatever the
+    order its parameters were drawn in."""
+    key = ";".join(sorted(f"{t.line}:{t.col}={value}" for t, value in changes.items()))
+    return zlib.crc32(key.encode()) % shares
 
 
 @functools.lru_cache(maxsize=1024)  # the operator draws many mutants of one parent
