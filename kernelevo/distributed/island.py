@@ -35,7 +35,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from kernelevo.distributed.island_actor import IslandActor, model_keys
-from kernelevo.distributed.island_channel import IslandChannel
+from kernelevo.distributed.island_channel import IslandChannel, unpacked
 from kernelevo.distributed.island_tells import RETRY_WAIT_S, IslandTells
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, remember_source_hash
 from kernelevo.records.elite import Elite
@@ -274,7 +274,8 @@ class RemoteIslands:
                 batch, channel.requests = channel.requests[:ASK_BATCH], channel.requests[ASK_BATCH:]
                 delivered = channel.delivered
                 try:
-                    answers: list[Asked] = await channel.actor.ask_many.remote([instant for _, instant in batch])
+                    answers: list[Asked] = unpacked(
+                        await channel.actor.ask_many.remote([instant for _, instant in batch]))
                 except Exception as exc:  # it died, or is restarting; or a bug of the island's, logged
                     if isinstance(exc, RayActorError):
                         self._unavailable(island, channel, exc)

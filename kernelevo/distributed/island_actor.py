@@ -10,8 +10,9 @@ import random
 import socket
 from typing import Any
 
+from kernelevo.distributed.island_channel import packed, unpacked
 from kernelevo.records.run_config import RunConfig
-from kernelevo.search.island import Asked, IslandEmitter, Message
+from kernelevo.search.island import Asked, IslandEmitter
 from kernelevo.spec import Spec
 from kernelevo.utils.collector import collect_less
 
@@ -63,12 +64,14 @@ class IslandActor:
     async def ask(self, instant: bool = False) -> Asked:
         return await self.body.ask(instant=instant)
 
-    async def ask_many(self, instants: list[bool]) -> list[Asked]:
-        """One answer per ask, made one after the other (instant edits hold this island's one CPU)."""
-        return [await self.body.ask(instant=instant) for instant in instants]
+    async def ask_many(self, instants: list[bool]) -> bytes:
+        """One answer per ask (:class:`Asked`, :func:`packed`), made one after the other (instant edits hold this
+        island's one CPU)."""
+        return packed([await self.body.ask(instant=instant) for instant in instants])
 
-    def tell(self, messages: list[Message]) -> tuple[str, list[int]]:
-        return self.body.tell(messages)
+    def tell(self, messages: bytes) -> tuple[str, list[int]]:
+        """:meth:`IslandEmitter.tell` of the :class:`Message` list :func:`packed` in ``messages``."""
+        return self.body.tell(unpacked(messages))
 
     async def drain(self) -> Asked:
         """The run ends: the island's asks under way cut short, and what it recorded since its last answer

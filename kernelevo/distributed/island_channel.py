@@ -5,12 +5,25 @@ and whether it is dry, restarting or dead."""
 from __future__ import annotations
 
 import asyncio
+import pickle
 from collections import deque
 from typing import Any
 
 from kernelevo.search.island import Asked, Message
 
 RECENT = 4096  # messages told again to a restarted island: far more than a tenth of a second's at any rate
+
+
+def packed(messages: list[Any]) -> bytes:
+    """Tells and answers as one pickle made here: Ray's cloudpickle calls back into Python for every object of a
+    batch (its reducer_override), the standard pickler does not; a tell cost 0.021 ms pickled by Ray, 0.015 ms
+    so, and an answer 0.012 against 0.005 (this 2-core machine; benchmarks/README.md, 2026-12-03, evening).
+    Only the driver and its island actors read them: the same package on both ends."""
+    return pickle.dumps(messages, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpacked(data: bytes) -> list[Any]:
+    return pickle.loads(data)  # (from the run's own driver or island actor, never from a user)
 
 
 class IslandChannel:
@@ -34,4 +47,4 @@ class IslandChannel:
         self.dead = False
 
 
-__all__ = ["RECENT", "IslandChannel"]
+__all__ = ["RECENT", "IslandChannel", "packed", "unpacked"]

@@ -14,7 +14,7 @@ import logging
 import time
 from typing import Any
 
-from kernelevo.distributed.island_channel import IslandChannel
+from kernelevo.distributed.island_channel import IslandChannel, packed
 from kernelevo.search.island import Duplicate, Message, Seen, Told, ToldOwn
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class IslandTells:
             if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
                 batch, inserts = channel.pending, channel.inserts_pending
                 channel.pending, channel.inserts_pending = [], 0
-                ref = channel.actor.tell.remote(_by_reference(channel, batch))
+                ref = channel.actor.tell.remote(packed(_by_reference(channel, batch)))
                 task = asyncio.get_running_loop().create_task(self._delivered(channel, ref, batch, inserts))
                 self.watching.add(task)
                 task.add_done_callback(self.watching.discard)
