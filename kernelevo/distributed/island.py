@@ -121,10 +121,12 @@ class RemoteIslands:
         """Whether this host has a core beyond the driver's and those of the islands Ray placed here: only then
         does the store's writer process (:mod:`kernelevo.storage.writer_process`) run beside the driver rather
         than take an island's core. On 2 cores with 2 islands, the writer process spent 0.15 ms of CPU a result
-        where the same transactions in the driver cost 0.08 (benchmarks/README.md, 2026-12-03, evening)."""
+        where the same transactions in the driver cost 0.075 more of its own (benchmarks/README.md, "the store's
+        writer in the driver, seeds shared out")."""
         here = socket.gethostname()
         islands_here = sum(1 for island in self.placed if island.get("host") == here)
-        return len(os.sched_getaffinity(0)) > islands_here + 1
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # (macOS)
+        return cores > islands_here + 1
 
     def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
              fail: Callable[[OperatorFailure], None], stop: Callable[[str, StopReason], None],
