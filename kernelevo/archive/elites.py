@@ -57,7 +57,6 @@ class ElitesArchive:
         # keeps a view of its own (benchmarks/README.md, 2026-12-03). Each cell's latest only (it beats the
         # earlier ones), so that what waits is bounded by the cells, in an archive nobody reads (an island's view).
         self._unsynced: dict[int, Elite] = {}
-        self._elites: list[Elite] | None = None  # elites() since the last change
         self._race: Race | None = None  # race() since the last change
 
     def __len__(self) -> int:
@@ -110,14 +109,12 @@ class ElitesArchive:
         elite = Elite(candidate_id, float(objective), tuple(float(m) for m in measures), cell, float(rel_iqr))
         self._by_cell[cell] = elite
         self._unsynced[cell] = elite
-        self._elites, self._race = None, None
+        self._race = None
         return AddOutcome(status, cell, current)
 
     def elites(self) -> list[Elite]:
-        # listed again only after a change: the loop asks on every produce, hundreds a second
-        if self._elites is None:
-            self._elites = list(self._by_cell.values())
-        return list(self._elites)
+        # (a copy of the cells' elites: a list cached between changes was copied on every call anyway)
+        return list(self._by_cell.values())
 
     def race(self) -> Race:
         """What a candidate must beat to enter: each occupied cell's objective and spread (evaluation.common.racing)."""
