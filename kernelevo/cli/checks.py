@@ -20,7 +20,7 @@ from kernelevo.records.run_config import RunConfig
 # A run setting's field path -> the flag that sets it (what is not here is named by its path)
 RUN_FLAGS = {
     "workers": "--workers", "in_flight": "--in-flight", "islands": "--islands", "seed": "--seed",
-    "migration": "--migration", "migration_every": "--migrate-every",
+    "migration": "--migration", "migration_every": "--migrate-every", "island_in_driver": "--island-in-driver",
     "seed_from": "--seed-from", "descriptors": "--descriptors", "targets": "--targets", "budget": "--budget",
     "evaluation.device": "--device", "ray": "--no-ray", "offline_fallback": "--offline-fallback",
     "models": "--model", "llm": "--model", "pool": "--pool", "weight": "--weight",

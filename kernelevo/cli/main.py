@@ -110,6 +110,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--islands", type=int, default=None,
                      help="islands of the search (default 1); on Ray each is an actor of its own (1 CPU), anywhere in "
                           "the cluster, with its own operators, LLM client and meta-prompts")
+    run.add_argument("--island-in-driver", action=argparse.BooleanOptionalAction, default=None,
+                     help="on Ray, island 0 in the driver's process rather than an actor (default: where this "
+                          "host is the cluster and has no more cores than islands)")
     run.add_argument("--migration", choices=("ring", "random"), default=None,
                      help="where an island's best elite migrates: the next island (ring, default) or one at random")
     run.add_argument("--migrate-every", type=int, default=None, metavar="M",

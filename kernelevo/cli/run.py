@@ -138,7 +138,8 @@ def config_updates(args: argparse.Namespace, current: RunConfig | None = None) -
         updates["offline_fallback"] = True
     if args.budget is not None:  # an empty --budget is a mistake, not the default
         updates["budget"] = Budget.parse(args.budget).model_dump()
-    for flag in ("workers", "in_flight", "descriptors", "islands", "migration", "seed", "seed_from", "pool", "weight"):
+    for flag in ("workers", "in_flight", "descriptors", "islands", "island_in_driver", "migration", "seed", "seed_from",
+                 "pool", "weight"):
         if getattr(args, flag, None) is not None:
             updates[flag] = getattr(args, flag)
     if getattr(args, "migrate_every", None) is not None:

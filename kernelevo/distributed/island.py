@@ -21,6 +21,14 @@ store commits a tenth of a second late).
 Telling is idempotent, so nothing is lost or doubled in the island's view. Asks under way when it died
 fail; the scheduler asks again (the candidate they were making was never numbered nor recorded). The
 candidates it had made are the driver's already, and are evaluated whatever became of the island.
+
+Where the host has no core for the driver beside every island's actor (one host, no more cores than islands:
+2 islands on 2 cores), island 0 runs in the driver's own process instead (``island_in_driver``): the same
+emitter with its own view, operators and LLM client, asked and told directly, nothing pickled. While the driver's
+loop has time to spare, the islands are asked in turn, as always. Once it is busy (:data:`BUSY`), each instant
+ask goes to an island actor while it holds fewer than :data:`AHEAD`, else to the island in the driver: the actors
+work on their cores without pause, and the driver makes candidates with the time its bookkeeping leaves. It is
+rebuilt from storage as an actor is, when a driver resumes the run.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from kernelevo.distributed.island_actor import IslandActor, model_keys
+from kernelevo.distributed.island_actor import InDriver, IslandActor, model_keys
 from kernelevo.distributed.island_channel import IslandChannel, unpacked
 from kernelevo.distributed.island_tells import RETRY_WAIT_S, IslandTells
 from kernelevo.records.candidate import Candidate, Evaluated, OperatorFailure, remember_source_hash
@@ -64,6 +72,14 @@ PUMPS = 4
 # second every ask still goes to the next island.
 ASK_RUN = 16
 ASK_GATHER_S = 0.005
+# Instant asks an island actor holds (waiting, or in batches under way) before the next goes to the island in
+# the driver's process, where there is one. With two batches the actor was busy 0.72 of its core, with four 0.81
+# (2 islands, 2,048 simulated evaluators, the 2-core machine, one run each): the busy driver sends late.
+AHEAD = 4 * ASK_BATCH
+# The share of its thread's time the driver's loop spends on the CPU (over the last LOAD_WINDOW_S) past which
+# the island in its process only takes what the actors cannot: below it, it takes its turn.
+BUSY = 0.8
+LOAD_WINDOW_S = 0.5
 
 
 class RemoteIslands:
@@ -82,6 +98,8 @@ class RemoteIslands:
         self.placed: list[dict[str, Any]] = []  # each island actor's ready(): island, host, pid, incarnation
         self._abandoned: list[tuple[int, Any, int]] = []  # (island, its answer's ref, delivered) of asks cut off
         self.tells = IslandTells(self.channels)  # outcomes on their way to the islands
+        self.in_driver = False  # island 0 runs in this process (decided at start: island_in_driver)
+        self.load = ThreadLoad()  # how busy the driver's loop is (asks go in turn until it is BUSY)
         from kernelevo.variation.operators import build_operators
 
         # the same operators as every island's (names only: the driver runs none of them)
@@ -102,8 +120,14 @@ class RemoteIslands:
         if keys:  # an island's own LLM client calls the models from wherever Ray placed it
             options["runtime_env"] = {"env_vars": keys}
         remote = remote.options(**options)
+        self.in_driver = self._island_in_driver()
+        if self.in_driver:  # rebuilt from storage here, as an actor would be
+            body = IslandActor(self.spec, self.config, 0, self.db_url, self.run_id, in_driver=True)
+            home = IslandChannel(InDriver(body), home=body.body)
+            home.incarnation = body.body.incarnation
+            self.channels.append(home)
         actors = [remote.remote(self.spec, self.config, i, self.db_url, self.run_id)
-                  for i in range(self.config.islands)]
+                  for i in range(len(self.channels), self.config.islands)]
         self.channels.extend(IslandChannel(a) for a in actors)  # (the list the tells hold)
         try:
             ready = await asyncio.wait_for(asyncio.gather(*(a.ready.remote() for a in actors)), START_TIMEOUT_S)
@@ -112,10 +136,23 @@ class RemoteIslands:
             raise ValueError(f"{self.config.islands} island actors (1 CPU each) were not placed within "
                              f"{START_TIMEOUT_S:g} s: the cluster has {ray.cluster_resources().get('CPU', 0):g} "
                              "CPUs; ask for fewer --islands") from None
-        for channel, info in zip(self.channels, ready, strict=True):
+        for channel, info in zip(self.channels[len(self.channels) - len(actors):], ready, strict=True):
             channel.incarnation = info["incarnation"]
-        self.placed = ready  # each island's host and process, as placed (benchmarks read their CPU time)
-        log.info("islands on Ray: %s", ", ".join(f"{r['island']} on {r['host']} (pid {r['pid']})" for r in ready))
+        self.placed = ready  # each island actor's host and process, as placed (benchmarks read their CPU time)
+        log.info("islands on Ray: %s%s", "0 in the driver's process, " if self.in_driver else "",
+                 ", ".join(f"{r['island']} on {r['host']} (pid {r['pid']})" for r in ready))
+
+    def _island_in_driver(self) -> bool:
+        """Whether island 0 runs in this process (``island_in_driver``; by default where the cluster is this host
+        alone and it has no core for the driver beside an actor per island). With an actor per island on 2 cores,
+        2 islands made 1.29x one island's results a second (median of six, 2,048 simulated evaluators): the driver
+        and two actors shared two cores, and each candidate crossed Ray twice (benchmarks/README.md)."""
+        import ray
+
+        if self.config.island_in_driver is not None:
+            return self.config.island_in_driver
+        one_host = sum(1 for node in ray.nodes() if node.get("Alive")) <= 1
+        return one_host and _cores_here() <= self.config.islands
 
     def spare_core_here(self) -> bool:
         """Whether this host has a core beyond the driver's and those of the islands Ray placed here: only then
@@ -125,8 +162,7 @@ class RemoteIslands:
         writer in the driver, seeds shared out")."""
         here = socket.gethostname()
         islands_here = sum(1 for island in self.placed if island.get("host") == here)
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # (macOS)
-        return cores > islands_here + 1
+        return _cores_here() > islands_here + 1
 
     def bind(self, *, state: SearchState, record: Callable[[Candidate], None],
              fail: Callable[[OperatorFailure], None], stop: Callable[[str, StopReason], None],
@@ -142,7 +178,8 @@ class RemoteIslands:
             task.cancel()
         self.tells.cancel()
         for channel in self.channels:
-            ray.kill(channel.actor)  # no_restart: the run is over
+            if channel.home is None:
+                ray.kill(channel.actor)  # no_restart: the run is over
 
     async def close(self) -> None:
         """Cut the islands' asks under way short, tell them what is still pending, keep their last views
@@ -195,20 +232,16 @@ class RemoteIslands:
     async def _ask(self, instant: bool) -> Candidate | str | None:
         from ray.exceptions import RayActorError
 
-        island = self._joinable(instant)
+        island = self._choose(instant)
         if island is None:
-            n = len(self.channels)
-            start = next(self._turn)
-            order = [(start + k) % n for k in range(n)]
-            askable = [i for i in order if self._askable(i, instant)]
-            if not askable:
-                return NOTHING_TO_VARY
-            # one that is not restarting, else the first back (the ask waits: a task under way keeps the run going)
-            island = min(askable, key=lambda i: max(self.channels[i].unavailable_until - time.monotonic(), 0.0))
+            return NOTHING_TO_VARY
         channel = self.channels[island]
         wait = channel.unavailable_until - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
+        if channel.home is not None:  # in this process: made now (an instant edit), or awaited (an LLM call)
+            delivered = channel.delivered
+            return self._answered(island, channel, await channel.home.ask(instant=instant), delivered)
         if self._has_llm:  # an LLM call takes seconds: each ask on its own, answered as soon as it is done
             delivered = channel.delivered
             asking = channel.actor.ask.remote(instant)
@@ -235,6 +268,29 @@ class RemoteIslands:
         asked, delivered = answer
         self.tells.answered_by(channel, asked.incarnation)
         return self._answered(island, channel, asked, delivered)
+
+    def _choose(self, instant: bool) -> int | None:
+        """The island to ask: one whose first batch is gathering (:meth:`_joinable`); with an island in this
+        process and the driver :data:`BUSY`, an island actor holding fewer than :data:`AHEAD` instant asks, else
+        the island here; otherwise the next in turn that is not restarting, else the first back (the ask waits: a
+        task under way keeps the run going). None: no island can be asked."""
+        island = self._joinable(instant)
+        if island is not None:
+            return island
+        n = len(self.channels)
+        start = next(self._turn)
+        askable = [i for i in ((start + k) % n for k in range(n)) if self._askable(i, instant)]
+        if not askable:
+            return None
+        now = time.monotonic()
+        if self.in_driver and not self._has_llm and self.load.share() >= BUSY:
+            actors = [i for i in askable if self.channels[i].home is None
+                      and self.channels[i].unavailable_until <= now and self.channels[i].asks_out() < AHEAD]
+            if actors:
+                return min(actors, key=lambda i: self.channels[i].asks_out())
+            if self.channels[0].home is not None and 0 in askable:
+                return 0
+        return min(askable, key=lambda i: max(self.channels[i].unavailable_until - now, 0.0))
 
     def _joinable(self, instant: bool) -> int | None:
         """The island whose pump gathers its first batch, if an instant ask may join it (see ASK_RUN)."""
@@ -275,6 +331,7 @@ class RemoteIslands:
             while channel.requests:
                 batch, channel.requests = channel.requests[:ASK_BATCH], channel.requests[ASK_BATCH:]
                 delivered = channel.delivered
+                channel.asking += len(batch)
                 try:
                     answers: list[Asked] = unpacked(
                         await channel.actor.ask_many.remote([instant for _, instant in batch]))
@@ -287,6 +344,8 @@ class RemoteIslands:
                         if not future.done():
                             future.set_result(None)
                     continue
+                finally:
+                    channel.asking -= len(batch)
                 for (future, _), asked in zip(batch, answers, strict=True):
                     if not future.done():
                         future.set_result((asked, delivered))
@@ -336,7 +395,8 @@ class RemoteIslands:
             return None
         numbered = candidate.model_copy(update={"id": self.state.next_id(), "island": island})
         self.record(numbered)
-        channel.made[numbered.id] = source_hash
+        if channel.home is None:  # told back by reference (the island in this process is told the candidate)
+            channel.made[numbered.id] = source_hash
         for other in self.channels:  # told with the next tells: the other islands do not make it again
             if other is not channel:
                 other.seen.append(source_hash)
@@ -382,6 +442,28 @@ class RemoteIslands:
 
     def restarts(self) -> list[int]:
         return [c.restarts for c in self.channels]
+
+
+class ThreadLoad:
+    """The share of the wall time the calling thread (the driver's loop) spent on the CPU, over the last
+    :data:`LOAD_WINDOW_S` or so (read every ask: a clock read each, measured again once a window has passed)."""
+
+    def __init__(self) -> None:
+        self._wall, self._cpu = time.monotonic(), time.thread_time()
+        self._share = 0.0
+
+    def share(self) -> float:
+        wall = time.monotonic()
+        if wall - self._wall >= LOAD_WINDOW_S:
+            cpu = time.thread_time()
+            self._share = (cpu - self._cpu) / (wall - self._wall)
+            self._wall, self._cpu = wall, cpu
+        return self._share
+
+
+def _cores_here() -> int:
+    """The cores this process may run on (``taskset`` respected; all of them on macOS)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 __all__ = ["RemoteIslands"]

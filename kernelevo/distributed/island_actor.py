@@ -1,9 +1,11 @@
 """The island actor's side (see :mod:`kernelevo.distributed.island` for who runs what): one island's
 :class:`~kernelevo.search.island.IslandEmitter` in a Ray actor of one CPU, with its own LLM clients,
-rebuilt from storage whenever Ray (re)starts it."""
+rebuilt from storage whenever Ray (re)starts it; or the same body in the driver's own process
+(:class:`InDriver`), where the host has no core for the driver beside every island's actor."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import random
@@ -30,7 +32,7 @@ class IslandActor:
     """Ray actor body: one island, rebuilt from storage when Ray (re)starts it."""
 
     def __init__(self, spec: Spec, config: RunConfig, island: int, db_url: str | None = None,
-                 run_id: int | None = None) -> None:
+                 run_id: int | None = None, *, in_driver: bool = False) -> None:
         llm = None
         models = config.llm_models()
         if models:  # its own clients: its own connections and rate limits
@@ -41,7 +43,8 @@ class IslandActor:
         self.rebuilt = 0  # evaluations replayed from storage
         if db_url is not None and run_id is not None:
             self._rebuild(db_url, run_id, island)
-        collect_less()  # this process is the island's alone: it allocates as the driver does, per candidate
+        if not in_driver:  # (the driver's loop collects less itself: kernelevo.utils.collector)
+            collect_less()  # this process is the island's alone: it allocates as the driver does, per candidate
 
     def _rebuild(self, db_url: str, run_id: int, island: int) -> None:
         from kernelevo.storage.database import Database
@@ -90,4 +93,29 @@ class IslandActor:
         return [p.id for p in self.body.state.prompts.prompts]
 
 
-__all__ = ["IslandActor", "model_keys"]
+class InDriver:
+    """An island's :class:`IslandActor` in the driver's own process, called as a Ray actor handle is
+    (``island.method.remote(...)``, awaited) where speed does not matter: its start, its end, what tests and
+    benchmarks read. Its asks and tells go to its emitter directly (:attr:`IslandChannel.home`), unpickled."""
+
+    def __init__(self, body: IslandActor) -> None:
+        self.body = body
+
+    def __getattr__(self, name: str) -> _Method:
+        return _Method(getattr(self.body, name))
+
+
+class _Method:
+    def __init__(self, method: Any) -> None:
+        self.method = method
+
+    def remote(self, *args: Any, **kwargs: Any) -> Any:
+        return _called(self.method, args, kwargs)
+
+
+async def _called(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    result = method(*args, **kwargs)
+    return await result if inspect.isawaitable(result) else result
+
+
+__all__ = ["InDriver", "IslandActor", "model_keys"]

@@ -4,7 +4,8 @@ Each island is told what became of its candidates, which elites migrated into it
 islands made, in batches, in order, one Ray call per island at most every :data:`FLUSH_EVERY_S`. A batch that
 fails (its actor is restarting) is sent again once the actor is back; a restarted actor (a new incarnation)
 is told again the last :data:`~kernelevo.distributed.island_channel.RECENT` messages, which storage may not
-hold yet. Telling is idempotent on the island's side, so nothing is lost or doubled.
+hold yet. Telling is idempotent on the island's side, so nothing is lost or doubled. An island in the driver's
+own process is told at the same flushes, directly: nothing is pickled or sent.
 """
 
 from __future__ import annotations
@@ -58,6 +59,15 @@ class IslandTells:
             if channel.seen:
                 channel.pending.append(Seen(channel.seen))
                 channel.seen = []
+            if channel.home is not None:  # the island in the driver's process: told now, the messages as they are
+                if channel.pending:
+                    batch, inserts = channel.pending, channel.inserts_pending
+                    channel.pending, channel.inserts_pending = [], 0
+                    channel.home.tell(batch)
+                    if inserts:
+                        channel.delivered += 1
+                        channel.dry = False
+                continue
             if channel.pending and (now or channel.unavailable_until <= time.monotonic()):
                 batch, inserts = channel.pending, channel.inserts_pending
                 channel.pending, channel.inserts_pending = [], 0

@@ -117,6 +117,9 @@ class RunConfig(BaseModel):
     islands: int = Field(default=1, ge=1)
     migration_every: int = Field(default=40, ge=1)  # evaluations between migrations of island bests
     migration: Literal["ring", "random"] = "ring"  # where an island's best goes: the next island, or one at random
+    # On Ray, island 0 in the driver's own process rather than an actor (kernelevo.distributed.island). None: where
+    # the cluster is the driver's host alone and it has no more cores than islands (no core left for the driver)
+    island_in_driver: bool | None = None
     evolve_prompts_every: int = Field(default=8, ge=1)  # LLM samples between meta-prompt evolutions
     seed: int = 0
     # where the first kernels come from: "auto" takes torch.compile's own Triton kernels when the

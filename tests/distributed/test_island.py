@@ -53,15 +53,19 @@ def cells(state: SearchState) -> dict[tuple[int, str], list[tuple[int, int]]]:
     return {key: sorted((e.cell, e.candidate_id) for e in archive.elites()) for key, archive in state.archives.items()}
 
 
+@pytest.mark.parametrize("in_driver", [False, True], ids=["actors", "island-0-in-driver"])
 def test_islands_on_ray_make_the_candidates_and_see_their_archives(local_ray: ClusterInfo, gelu, tmp_path: Path,
-                                                                   db) -> None:
-    """Two island actors make every candidate, for their own island, evaluated by Ray evaluators for real; each
-    island's view of its elites, migrants included, is its archive of record when the run ends."""
-    config = RunConfig(budget=Budget(evaluations=10), evaluation=CPU, workers=2, islands=2, migration_every=3)
+                                                                   db, in_driver: bool) -> None:
+    """Two islands (two actors, or island 0 in the driver's process and an actor) make every candidate, for their
+    own island, evaluated by Ray evaluators for real; each island's view of its elites, migrants included, is its
+    archive of record when the run ends."""
+    config = RunConfig(budget=Budget(evaluations=10), evaluation=CPU, workers=2, islands=2, migration_every=3,
+                       island_in_driver=in_driver)
     outcome = asyncio.run(start_search(db, gelu, config, out=tmp_path / "run"))
     assert outcome.status == "finished" and outcome.state.evaluated_count() == 10
     islands = outcome.loop.islands
     assert islands is not None and islands.restarts() == [0, 0]
+    assert islands.in_driver == in_driver and len(islands.placed) == 2 - in_driver
     made = [c for c in outcome.state.candidates.values() if c.operator != "seed"]
     assert {c.island for c in made} == {0, 1}  # both islands asked
     assert all(c.operator == "template" for c in made)
@@ -82,13 +86,14 @@ def test_islands_on_ray_make_the_candidates_and_see_their_archives(local_ray: Cl
 def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(local_ray: ClusterInfo, matmul,
                                                                             tmp_path: Path, db) -> None:
     """``ray.kill(island, no_restart=False)`` twice mid-run: Ray restarts it, it rebuilds its view from storage,
-    the driver tells it again what it may have missed, and the run's budget and records are exact."""
+    the driver tells it again what it may have missed, and the run's budget and records are exact. Island 0 runs
+    in the driver's process (as on a 2-core machine) and island 1, the actor, is killed."""
     import ray
 
     names = [d.name for d in descriptor_set("levels")]
     pool = SimulatedPool(4, 0.05, descriptors=names, made_up_measures=True)
     config = RunConfig(budget=Budget(evaluations=5000), evaluation=CPU, islands=2, migration_every=10,
-                       migration="random")
+                       migration="random", island_in_driver=True)
     kills: list[tuple[int, dict]] = []  # (the next candidate id, the restarted island's ready()) at each kill
     killers: list[asyncio.Task[None]] = []
     budget: list[int] = []
@@ -105,7 +110,7 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
 
     def on_start(loop: Scheduler) -> None:
         async def killer() -> None:
-            actor = loop.islands.channels[0].actor  # type: ignore[union-attr]
+            actor = loop.islands.channels[1].actor  # type: ignore[union-attr]
             for at in (40, 90):
                 while loop.state.evaluated_count() < at:
                     await asyncio.sleep(0.01)
@@ -116,14 +121,14 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
                 # the next kill, so that each is counted (on a loaded machine the other island alone served the 50
                 # evaluations between the kills, and the driver saw only the second restart's incarnation)
                 for _ in range(1200):
-                    if loop.islands.channels[0].incarnation == ready["incarnation"]:  # type: ignore[union-attr]
+                    if loop.islands.channels[1].incarnation == ready["incarnation"]:  # type: ignore[union-attr]
                         break
                     await asyncio.sleep(0.05)
                 kills.append((loop.state.next_id(), ready))
             # the restarted island makes candidates again (or a minute passes: the asserts below say so);
             # then the run ends on an exact budget
             for _ in range(1200):
-                if sum(c.island == 0 for c in loop.state.candidates.values() if c.id >= kills[-1][0]) >= 5:
+                if sum(c.island == 1 for c in loop.state.candidates.values() if c.id >= kills[-1][0]) >= 5:
                     break
                 await asyncio.sleep(0.05)
             budget.append(loop.state.evaluated_count() + 40)
@@ -135,7 +140,7 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
     assert len(kills) == 2 and len(budget) == 1
     assert outcome.status == "finished" and outcome.state.evaluated_count() == budget[0]
     islands = outcome.loop.islands
-    assert islands is not None and islands.restarts()[0] == 2 and islands.restarts()[1] == 0
+    assert islands is not None and islands.restarts()[1] == 2 and islands.restarts()[0] == 0
     for _, ready in kills:
         assert ready["rebuilt"] > 0  # it read its island's evaluations back from storage
     stored = load_run(db, outcome.run_id)
@@ -143,7 +148,7 @@ def test_a_killed_island_restarts_from_storage_with_nothing_lost_or_doubled(loca
     assert len(ids) == len(set(ids)) == budget[0]  # none evaluated twice, the budget exact
     assert {c.id for c in stored.candidates} == set(outcome.state.candidates)
     made_after = Counter(c.island for c in stored.candidates if c.id >= kills[-1][0])
-    assert made_after[0] >= 5 and made_after[1] > 0  # the restarted island made candidates again
+    assert made_after[1] >= 5 and made_after[0] > 0  # the restarted island made candidates again
     # its view, rebuilt from storage and told again what storage did not hold yet, is its archive of record
     assert islands.final_views == views_of_record(outcome)
 
