@@ -1,6 +1,9 @@
-"""AvgPool2d, 5 x 5 windows side by side (stride 5), over 2 x 3 x 30 x 40 fp32 (the window follows init).
+"""AvgPool2d, 5 x 5 windows side by side (stride 5), over 1 x 2 x 30 x 40 fp32 (the window follows init).
 
-Tests only: sizes the CPU interpreter runs in seconds."""
+Tests only: sizes the CPU interpreter runs in seconds. The template mutants of test_families run a program per
+output element (blocks of 1 x 1), so the planes count: one image of 2 channels here, and 'odd' one image of 5
+(2 x 3 and 3 x 5 took the family test from 33 to 20 s standalone); 'small' keeps 2 images of 4 channels, so the
+planes' batch stride is still exercised. The planes' shapes, and so the seeds, are unchanged."""
 
 import torch
 import torch.nn as nn
@@ -15,8 +18,8 @@ class Model(nn.Module):
         return self.pool(x)
 
 
-batch_size = 2
-channels = 3
+batch_size = 1
+channels = 2
 height = 30
 width = 40
 kernel_size = 5
@@ -34,6 +37,6 @@ KERNELEVO = {
     "dtype": "float32",
     "variants": {
         "small": {"batch_size": 2, "channels": 4, "height": 12, "width": 12, "kernel_size": 3},
-        "odd": {"batch_size": 3, "channels": 5, "height": 13, "width": 17, "kernel_size": 3},
+        "odd": {"batch_size": 1, "channels": 5, "height": 13, "width": 17, "kernel_size": 3},
     },
 }
