@@ -258,7 +258,9 @@ def test_ctrl_c_finishes_only_the_evaluations_under_way_and_resume_evaluates_the
     import time
 
     environment = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    command = [sys.executable, "-m", "kernelevo.cli", *run_args(tmp_path, "--in-flight", "8", evals=60)]
+    # 5 in flight: the one under way finishes and 4 stay queued (3 should the stop find a slot not yet refilled),
+    # enough for "made - evaluated >= 3"; 8 left 7 for the resume to evaluate, about 3 s more on this CPU judge
+    command = [sys.executable, "-m", "kernelevo.cli", *run_args(tmp_path, "--in-flight", "5", evals=60)]
     proc = subprocess.Popen(command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
